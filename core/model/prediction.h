@@ -1,0 +1,55 @@
+// What predict() returns: everything every view shows, as plain values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace iterscope {
+
+enum class Bound { Compute, Memory, Overhead };
+const char* boundName(Bound b); // "compute", "memory", "overhead"
+
+struct LayerTiming {
+    std::size_t layer = 0; // index into Network::layers
+    double forward_ms = 0;
+    double backward_ms = 0;
+    Bound forward_bound = Bound::Overhead;
+    Bound backward_bound = Bound::Overhead;
+    int64_t gradient_bytes = 0;
+    int bucket = -1; // gradient bucket this layer's gradients travel in, -1 for none
+};
+
+enum class Stream { Input, Compute, Communication, Update };
+const char* streamName(Stream s); // "input", "compute", "communication", "update"
+
+struct TimelineEvent {
+    Stream stream = Stream::Compute;
+    std::string name; // "conv1 fwd", "bucket 3 all-reduce", "H2D input", "update"
+    double start_ms = 0;
+    double duration_ms = 0;
+    long layer = -1; // layer index for compute events, -1 otherwise
+    int bucket = -1; // bucket index for communication events
+    int lane = 0;    // sub-row when events of one stream overlap
+};
+
+struct Prediction {
+    double iteration_ms = 0;
+    double images_per_second = 0; // over all GPUs
+    double forward_ms = 0;
+    double backward_ms = 0;
+    double update_ms = 0;
+    double input_ms = 0;
+    double communication_ms = 0;         // total time of the gradient exchange
+    double exposed_communication_ms = 0; // part not hidden behind backward
+    std::string allreduce_algorithm;     // the one chosen ("ring", "tree", ...), "" if none
+    int64_t memory_per_gpu_bytes = 0;
+    int64_t weights_bytes = 0, gradients_bytes = 0, optimizer_bytes = 0;
+    int64_t activations_bytes = 0, workspace_bytes = 0;
+    bool fits_in_memory = true;
+    int64_t max_batch_that_fits = 0;
+    std::vector<LayerTiming> layers;
+    std::vector<TimelineEvent> timeline;
+};
+
+} // namespace iterscope

@@ -1,0 +1,62 @@
+// One what-if question: a network on hardware with a training set-up. A value type; the
+// GUI edits one, the CLI builds one from flags, sweeps copy and vary one.
+#pragma once
+
+#include "hardware/hardware.h"
+#include "network/analysis.h"
+#include "network/network.h"
+#include "util/precision.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace iterscope {
+
+enum class SyncStrategy {
+    None,                  // one GPU, or no exchange at all
+    AllreduceNccl,         // replicated, NCCL all-reduce
+    AllreduceCopy,         // replicated, device-to-device copies without NCCL
+    PsCpu,                 // parameter server on the host CPU
+    PsGpu,                 // parameters sharded over the GPUs
+    DistributedReplicated, // local aggregation, then parameter servers across nodes
+};
+
+enum class AllreduceAlgorithm { Auto, Ring, Tree, Hierarchical };
+
+const char* syncStrategyName(SyncStrategy s); // "allreduce-nccl", ...
+std::optional<SyncStrategy> parseSyncStrategy(std::string_view s);
+const char* allreduceAlgorithmName(AllreduceAlgorithm a);
+std::optional<AllreduceAlgorithm> parseAllreduceAlgorithm(std::string_view s);
+
+// A network together with its analysis, shared immutably between threads.
+struct AnalyzedNetwork {
+    Network network;
+    NetworkAnalysis analysis;
+    std::string source; // zoo id or file path it came from
+};
+
+struct Scenario {
+    std::shared_ptr<const AnalyzedNetwork> network;
+    GpuProfile gpu;
+    SystemProfile system;
+    SoftwareProfile software;
+    int64_t batch_per_gpu = 64;
+    int nodes = 1;
+    int gpus_per_node = 1;
+    Precision precision = Precision::FP32;
+    SyncStrategy sync = SyncStrategy::AllreduceNccl;
+    AllreduceAlgorithm allreduce = AllreduceAlgorithm::Auto;
+    bool overlap = true;   // gradient buckets overlap the rest of backward
+    double bucket_mb = 25; // gradient bucket size (PyTorch DDP's default)
+    int ps_count = 0;      // distributed-replicated: 0 = one per node
+
+    int totalGpus() const { return nodes * gpus_per_node; }
+};
+
+// Throws InputError for impossible set-ups (0 GPUs, more GPUs per node than the system
+// has, absurd batch, a strategy that needs several GPUs on one, ...).
+void validateScenario(const Scenario& s);
+
+} // namespace iterscope
