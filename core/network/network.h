@@ -172,6 +172,9 @@ const char* eltwiseKindName(EltwiseKind);       // "Add", ...
 const char* poolKindName(PoolKind);             // "Max", "Average"
 const char* padModeName(PadMode);               // "explicit", "same_upper", ...
 
+// What a person calls the layer: "Conv2d 3x3/2", "ReLU", "MaxPool 3x3/2", "Add", "Linear".
+std::string layerTypeLabel(const Layer& layer);
+
 // Throws InputError when a layer refers to itself, a later layer or a missing one,
 // when layers[0] is not the only Input, or when names repeat.
 void validateTopology(const Network& net);
