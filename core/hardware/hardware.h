@@ -14,6 +14,7 @@ struct GpuProfile {
     std::string name;         // "Tesla V100 SXM2 16GB"
     std::string architecture; // "Volta"
     std::string source;       // where the figures come from
+    std::string notes;        // unconfirmed values and derivations, from the JSON "notes"
     int sm_count = 0;
     int fp32_lanes_per_sm = 0;
     double boost_clock_mhz = 0;
@@ -45,6 +46,7 @@ struct SystemProfile {
     std::string id;   // "dgx1-v100"
     std::string name; // "NVIDIA DGX-1 (V100)"
     std::string source;
+    std::string notes; // unconfirmed values and derivations, from the JSON "notes"
     std::string default_gpu; // GPU id this system ships with, "" for any
     int gpus_per_node = 8;   // the most GPUs one node holds
     int max_nodes = 1;       // 1024 for generic clusters
@@ -61,7 +63,8 @@ struct SystemProfile {
     int gpus_per_pcie_switch = 2;
     double pcie_gbps = 0;      // effective per-direction GPU<->host bandwidth of one link
     double host_pcie_gbps = 0; // aggregate the host (CPUs, root complexes) sustains
-    double cpu_memory_bandwidth_gbps = 0; // host update of ps-cpu
+    double cpu_memory_bandwidth_gbps = 0; // host update of ps-cpu; 0: not known
+    double inter_socket_gbps = 0;         // QPI/UPI/xGMI per direction; 0: not known
     int cpu_sockets = 2;
     // Network between nodes.
     int nics_per_node = 0;

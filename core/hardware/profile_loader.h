@@ -18,6 +18,11 @@ GpuProfile loadGpuProfile(const std::string& id_or_path);
 SystemProfile loadSystemProfile(const std::string& id_or_path);
 SoftwareProfile loadSoftwareProfile(const std::string& id_or_path);
 
+// The same from text in memory; `file` names it in errors (fuzzing, profiles the
+// calibrator is about to write).
+GpuProfile parseGpuProfile(const std::string& text, const std::string& file);
+SystemProfile parseSystemProfile(const std::string& text, const std::string& file);
+
 // Ids found in profilesDir(), sorted.
 std::vector<std::string> gpuIds();
 std::vector<std::string> systemIds();
