@@ -165,7 +165,7 @@ class TestZoo : public QObject {
                 threw = true;
                 QVERIFY2(std::string(e.what()).rfind(id + " ", 0) == 0, e.what());
             }
-            QVERIFY2(threw != runs_at_1.count(id) > 0, id.c_str());
+            QVERIFY2(threw != (runs_at_1.count(id) > 0), id.c_str());
         }
         QVERIFY_THROWS_EXCEPTION(InputError, zooNetwork("vgg16", 31));
         QVERIFY(zooNetwork("vgg16", 32).has_value());
