@@ -55,8 +55,8 @@ GpuProfile parseGpu(const json& doc, const std::string& file, const std::string&
     checkIdMatchesFile(f, g.id, requested);
     g.name = f.text("name", 200);
     g.architecture = f.text("architecture", 64);
-    g.source = f.text("source");
-    g.notes = f.text("notes", "");
+    g.source = f.text("source", 16384);
+    g.notes = f.text("notes", "", 16384);
     if (g.name.empty())
         f.fail("name", "must not be empty");
     if (g.source.empty())
@@ -138,8 +138,8 @@ SystemProfile parseSystem(const json& doc, const std::string& file, const std::s
     s.id = f.text("id", 64);
     checkIdMatchesFile(f, s.id, requested);
     s.name = f.text("name", 200);
-    s.source = f.text("source");
-    s.notes = f.text("notes", "");
+    s.source = f.text("source", 16384);
+    s.notes = f.text("notes", "", 16384);
     if (s.name.empty())
         f.fail("name", "must not be empty");
     if (s.source.empty())
