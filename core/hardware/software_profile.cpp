@@ -1,0 +1,100 @@
+// Software profiles: profiles/software/<id>.json (docs/model.md lists every field, the
+// formula that reads it and how its value was set).
+#include "hardware/profile_json.h"
+#include "hardware/profile_loader.h"
+#include "util/error.h"
+
+#include <string>
+
+using nlohmann::json;
+
+namespace iterscope {
+
+namespace {
+
+constexpr const char* kSyncNames[] = {"none",   "allreduce-nccl", "allreduce-copy",
+                                      "ps-cpu", "ps-gpu",         "distributed-replicated"};
+
+SoftwareProfile parseSoftware(const json& doc, const std::string& file,
+                              const std::string& requested) {
+    profile_json::Fields f(file, doc);
+    f.header("iterscope-software", 1);
+    SoftwareProfile s;
+    s.id = f.text("id", 64);
+    if (!profile_json::isValidId(s.id))
+        f.fail("id", "must be lower-case letters, digits, '.', '-' or '_', got " +
+                         profile_json::quoted(s.id));
+    if (!requested.empty() && s.id != requested)
+        f.fail("id", profile_json::quoted(s.id) + " does not match the file name " +
+                         profile_json::quoted(requested));
+    s.name = f.text("name", 200);
+    if (s.name.empty())
+        f.fail("name", "must not be empty");
+    s.description = f.text("description", "", 2000);
+    s.source = f.text("source");
+    if (s.source.empty())
+        f.fail("source", "must say how the parameters were set");
+
+    s.per_layer_overhead_us = f.number("per_layer_overhead_us", 0, 1e5);
+    s.kernel_gap_us = f.number("kernel_gap_us", 0, 1e5);
+    s.conv_efficiency = f.number("conv_efficiency", 0.01, 1);
+    s.fc_efficiency = f.number("fc_efficiency", 0.01, 1);
+    s.tensor_core_efficiency = f.number("tensor_core_efficiency", 0.01, 1);
+    s.gemm_k_half = f.number("gemm_k_half", 0, 1e5);
+    s.gemm_tile_m = f.integer("gemm_tile_m", 1, 1024);
+    s.gemm_tile_n = f.integer("gemm_tile_n", 1, 1024);
+    s.winograd = f.boolean("winograd", false);
+    s.winograd_speedup = f.number("winograd_speedup", 1, 10, 1);
+    s.memory_efficiency = f.number("memory_efficiency", 0.01, 1);
+    s.fused_bn_activation = f.boolean("fused_bn_activation", false);
+    s.overlap_input = f.boolean("overlap_input", true);
+    s.input_gpu_us_per_image = f.number("input_gpu_us_per_image", 0, 1e6, 0);
+    s.nccl_efficiency = f.number("nccl_efficiency", 0.01, 1);
+    s.nccl_topology_aware = f.boolean("nccl_topology_aware", true);
+    s.collective_base_latency_us = f.number("collective_base_latency_us", 0, 1e6);
+    s.collective_hop_latency_us = f.number("collective_hop_latency_us", 0, 1e6);
+    s.network_efficiency = f.number("network_efficiency", 0.01, 1);
+    s.memcpy_efficiency = f.number("memcpy_efficiency", 0.01, 1);
+    s.overlap_communication = f.boolean("overlap_communication", true);
+    s.gradient_bytes_amp = f.integer("gradient_bytes_amp", 2, 4, 4);
+    if (s.gradient_bytes_amp == 3)
+        f.fail("gradient_bytes_amp", "must be 2 (FP16) or 4 (FP32)");
+    s.default_sync = f.text("default_sync", "allreduce-nccl", 64);
+    bool known_sync = false;
+    for (const char* name : kSyncNames)
+        known_sync = known_sync || s.default_sync == name;
+    if (!known_sync)
+        f.fail("default_sync", "unknown strategy " + profile_json::quoted(s.default_sync));
+    s.optimizer_state_bytes_per_param = f.number("optimizer_state_bytes_per_param", 0, 64, 4);
+    s.framework_reserved_mb = f.number("framework_reserved_mb", 0, 1e6, 500);
+    s.workspace_limit_mb = f.number("workspace_limit_mb", 0, 1e6, 1024);
+    if (const json* extra = f.object("extra", false)) {
+        if (extra->size() > 64)
+            f.fail("extra", "holds more than 64 entries");
+        for (const auto& [key, value] : extra->items()) {
+            if (!value.is_number() || !std::isfinite(value.get<double>()))
+                f.fail("extra." + key, "must be a finite number");
+            s.extra.emplace_back(key.substr(0, 64), value.get<double>());
+        }
+    }
+    // Documentation of each parameter; free text the model never reads.
+    if (f.has("parameters"))
+        (void)f.object("parameters", true);
+    f.finish();
+    return s;
+}
+
+} // namespace
+
+SoftwareProfile loadSoftwareProfile(const std::string& id_or_path) {
+    const std::string file = profile_json::resolve(id_or_path, "software", "software");
+    const std::string requested =
+        profile_json::looksLikePath(id_or_path) ? std::string() : id_or_path;
+    return parseSoftware(profile_json::readFile(file), file, requested);
+}
+
+std::vector<std::string> softwareIds() {
+    return profile_json::listIds("software");
+}
+
+} // namespace iterscope

@@ -1,0 +1,411 @@
+#include "model/communication_model.h"
+
+#include "util/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace iterscope {
+
+namespace {
+
+constexpr double kBytesPerMsPerGbps = 1e6;
+constexpr double kMsPerUs = 1e-3;
+constexpr double kUnlimited = std::numeric_limits<double>::infinity();
+// PCIe 3.0 x16 moves 15.75 GB/s per direction before protocol overhead (128b/130b); each
+// generation doubles it. Used only when a system profile leaves pcie_gbps at 0.
+constexpr double kPcie3X16Gbps = 15.75;
+// The ring search below is exhaustive; NVLink meshes are 8-GPU boards, NVSwitch and PCIe
+// systems need no search.
+constexpr int kMaxSearchGpus = 16;
+
+double msPerByte(double gbps) {
+    return gbps > 0 && std::isfinite(gbps) ? 1.0 / (gbps * kBytesPerMsPerGbps) : 0.0;
+}
+
+double linkPcieGbps(const SystemProfile& s) {
+    if (s.pcie_gbps > 0)
+        return s.pcie_gbps;
+    return kPcie3X16Gbps * std::pow(2.0, std::clamp(s.pcie_gen, 1, 6) - 3);
+}
+
+int gpusPerSocket(const SystemProfile& s) {
+    const int sockets = std::max(s.cpu_sockets, 1);
+    return std::max(1, (std::max(s.gpus_per_node, 1) + sockets - 1) / sockets);
+}
+
+int nvlinks(const SystemProfile& s, int a, int b) {
+    int links = 0;
+    for (const auto& p : s.nvlink_pairs)
+        if ((p.a == a && p.b == b) || (p.a == b && p.b == a))
+            links += p.links;
+    return links;
+}
+
+double hostAggregateGbps(const SystemProfile& s) {
+    if (s.host_pcie_gbps > 0)
+        return s.host_pcie_gbps;
+    const int per_switch = std::max(s.gpus_per_pcie_switch, 1);
+    const int switches = (std::max(s.gpus_per_node, 1) + per_switch - 1) / per_switch;
+    return linkPcieGbps(s) * switches;
+}
+
+double cpuMemoryGbps(const SystemProfile& s) {
+    // Unknown host memory bandwidth: the CPU is taken to update no faster than the PCIe
+    // tree delivers gradients, a conservative floor for any 2-socket server.
+    return s.cpu_memory_bandwidth_gbps > 0 ? s.cpu_memory_bandwidth_gbps : hostAggregateGbps(s);
+}
+
+// Does the NVLink graph over GPUs 0..n-1 hold a cycle through all of them?
+bool hamiltonian(const int (&adj)[kMaxSearchGpus][kMaxSearchGpus], int n) {
+    if (n <= 1)
+        return true;
+    if (n == 2)
+        return adj[0][1] > 0;
+    int path[kMaxSearchGpus] = {0};
+    bool used[kMaxSearchGpus] = {true};
+    int depth = 1;
+    int next[kMaxSearchGpus] = {0};
+    next[1] = 1;
+    while (depth > 0) {
+        if (depth == n) {
+            if (adj[path[n - 1]][0] > 0)
+                return true;
+            --depth;
+            used[path[depth]] = false;
+            continue;
+        }
+        int& candidate = next[depth];
+        bool advanced = false;
+        while (candidate < n) {
+            const int c = candidate++;
+            if (!used[c] && adj[path[depth - 1]][c] > 0) {
+                path[depth] = c;
+                used[c] = true;
+                ++depth;
+                if (depth < n)
+                    next[depth] = 1;
+                advanced = true;
+                break;
+            }
+        }
+        if (!advanced) {
+            --depth;
+            if (depth >= 1)
+                used[path[depth]] = false;
+        }
+    }
+    return false;
+}
+
+double deviceOrderRingGbps(const SystemProfile& s, double link_gbps, int gpus) {
+    double slowest = kUnlimited;
+    for (int i = 0; i < gpus; ++i) {
+        const int j = (i + 1) % gpus;
+        const int links = nvlinks(s, i, j);
+        const double hop = links > 0 ? links * link_gbps : pcieHopGbps(s, i, j);
+        slowest = std::min(slowest, hop);
+    }
+    return slowest;
+}
+
+struct Fabric {
+    double node_gbps = 0; // achieved, all NICs a node uses
+    double inter_latency_ms = 0;
+    double intra_latency_ms = 0;
+    double base_ms = 0;
+};
+
+Fabric fabricOf(const Scenario& s) {
+    Fabric n;
+    const SoftwareProfile& sw = s.software;
+    n.base_ms = sw.collective_base_latency_us * kMsPerUs;
+    n.intra_latency_ms = sw.collective_hop_latency_us * kMsPerUs;
+    n.inter_latency_ms = (sw.collective_hop_latency_us + s.system.network_latency_us) * kMsPerUs;
+    if (s.nodes > 1) {
+        if (s.system.nics_per_node < 1 || !(s.system.nic_gbps > 0))
+            throw InputError("system '" + s.system.id + "': has no network between nodes (" +
+                             std::to_string(s.nodes) + " nodes asked for)");
+        // A node's traffic leaves through the NICs its GPUs sit next to: at most one NIC per
+        // GPU in use.
+        const int nics = std::min(s.system.nics_per_node, s.gpus_per_node);
+        n.node_gbps = nics * s.system.nic_gbps * sw.network_efficiency;
+    }
+    return n;
+}
+
+// allreduce-copy and ps-gpu: reduce to the owners, then broadcast back; across nodes the
+// owners' shards also cross the network both ways.
+LinearCost shardedCopyCost(const Scenario& s, const Fabric& net) {
+    const int g = s.gpus_per_node, m = s.nodes;
+    constexpr double kProbeBytes = 1e6;
+    const double phase =
+        allToAllPhaseMs(s.system, s.gpu, g, kProbeBytes, s.software.memcpy_efficiency) /
+        kProbeBytes;
+    LinearCost c;
+    c.latency_ms = net.base_ms;
+    c.ms_per_byte = 2 * phase;
+    if (m > 1) {
+        c.ms_per_byte += 2.0 * g * (m - 1) / m * msPerByte(net.node_gbps);
+        c.latency_ms += 2 * net.inter_latency_ms;
+    }
+    return c;
+}
+
+} // namespace
+
+double pcieHopGbps(const SystemProfile& s, int a, int b) {
+    const double link = linkPcieGbps(s);
+    const int per_socket = gpusPerSocket(s);
+    if (a / per_socket != b / per_socket && s.inter_socket_gbps > 0)
+        return std::min(link, s.inter_socket_gbps);
+    return link;
+}
+
+double ringAllreduceMs(double bytes, int ranks, double bus_gbps, double hop_latency_us,
+                       double base_latency_us) {
+    if (ranks <= 1)
+        return 0;
+    const double steps = 2.0 * (ranks - 1);
+    return (base_latency_us + steps * hop_latency_us) * kMsPerUs +
+           steps / ranks * bytes * msPerByte(bus_gbps);
+}
+
+double intraNodeRingGbps(const SystemProfile& s, const GpuProfile& gpu, int gpus,
+                         bool topology_aware) {
+    if (gpus <= 1)
+        return kUnlimited;
+    if (s.intra_node == "nvswitch" && s.nvswitch_gbps_per_gpu > 0)
+        return s.nvswitch_gbps_per_gpu;
+    const double link_gbps = gpu.nvlink_gbps_per_link;
+    if (s.intra_node == "nvlink-cube-mesh" && link_gbps > 0 && !s.nvlink_pairs.empty()) {
+        if (topology_aware && gpus <= kMaxSearchGpus) {
+            int adj[kMaxSearchGpus][kMaxSearchGpus] = {};
+            for (const auto& p : s.nvlink_pairs)
+                if (p.a < gpus && p.b < gpus && p.a >= 0 && p.b >= 0) {
+                    adj[p.a][p.b] += p.links;
+                    adj[p.b][p.a] += p.links;
+                }
+            if (hamiltonian(adj, gpus)) {
+                // Every ring leaves each GPU on one link direction and enters on another, so
+                // the GPU with the fewest links in the set bounds how many rings run at once.
+                int min_links = std::numeric_limits<int>::max();
+                for (int i = 0; i < gpus; ++i) {
+                    int links = 0;
+                    for (int j = 0; j < gpus; ++j)
+                        links += adj[i][j];
+                    min_links = std::min(min_links, links);
+                }
+                if (gpus == 2)
+                    min_links = adj[0][1]; // both directions of the same links
+                return min_links * link_gbps;
+            }
+        }
+        return deviceOrderRingGbps(s, link_gbps, gpus);
+    }
+    return deviceOrderRingGbps(s, 0, gpus);
+}
+
+double allToAllPhaseMs(const SystemProfile& s, const GpuProfile& gpu, int gpus, double bytes,
+                       double efficiency) {
+    if (gpus <= 1 || bytes <= 0)
+        return 0;
+    const double share = bytes / gpus; // what each GPU sends to each peer
+    const double pcie = linkPcieGbps(s);
+    double worst_ms = 0;
+    if (s.intra_node == "nvswitch" && s.nvswitch_gbps_per_gpu > 0) {
+        worst_ms = (gpus - 1) * share * msPerByte(s.nvswitch_gbps_per_gpu);
+    } else if (s.intra_node == "nvlink-cube-mesh" && gpu.nvlink_gbps_per_link > 0) {
+        // NVLink peers in parallel on their own links; the rest share the GPU's PCIe link.
+        for (int i = 0; i < gpus; ++i) {
+            double nvlink_ms = 0;
+            int pcie_peers = 0;
+            for (int j = 0; j < gpus; ++j) {
+                if (j == i)
+                    continue;
+                const int links = nvlinks(s, i, j);
+                if (links > 0)
+                    nvlink_ms =
+                        std::max(nvlink_ms, share * msPerByte(links * gpu.nvlink_gbps_per_link));
+                else
+                    ++pcie_peers;
+            }
+            worst_ms = std::max({worst_ms, nvlink_ms, pcie_peers * share * msPerByte(pcie)});
+        }
+    } else {
+        const int per_switch = std::max(s.gpus_per_pcie_switch, 1);
+        const int per_socket = gpusPerSocket(s);
+        // Each GPU's own link, then each switch uplink (traffic between its GPUs and the
+        // others), then the link between the sockets, then the host's aggregate.
+        worst_ms = (gpus - 1) * share * msPerByte(pcie);
+        double crossing_total = 0;
+        for (int first = 0; first < gpus; first += per_switch) {
+            const int in_switch = std::min(per_switch, gpus - first);
+            const double crossing = double(in_switch) * (gpus - in_switch) * share;
+            crossing_total += crossing;
+            worst_ms = std::max(worst_ms, crossing * msPerByte(pcie));
+        }
+        const int socket0 = std::min(per_socket, gpus);
+        const int socket1 = gpus - socket0;
+        if (socket1 > 0 && s.inter_socket_gbps > 0)
+            worst_ms = std::max(worst_ms,
+                                double(socket0) * socket1 * share * msPerByte(s.inter_socket_gbps));
+        worst_ms = std::max(worst_ms, crossing_total / 2 * msPerByte(hostAggregateGbps(s)));
+    }
+    return worst_ms / efficiency;
+}
+
+double hostPcieMs(const SystemProfile& s, int gpus, double bytes, double efficiency) {
+    if (gpus < 1 || bytes <= 0)
+        return 0;
+    const double pcie = linkPcieGbps(s);
+    const int on_switch = std::min(gpus, std::max(s.gpus_per_pcie_switch, 1));
+    const double ms = bytes * std::max({msPerByte(pcie), on_switch * msPerByte(pcie),
+                                        gpus * msPerByte(hostAggregateGbps(s))});
+    return ms / efficiency;
+}
+
+ExchangeModel exchangeModel(const Scenario& s) {
+    ExchangeModel model;
+    const int n = s.totalGpus(), g = s.gpus_per_node, m = s.nodes;
+    const SoftwareProfile& sw = s.software;
+    auto add = [&](AllreduceAlgorithm a, LinearCost c) {
+        model.candidates[static_cast<std::size_t>(model.candidate_count++)] = {a, c};
+    };
+
+    switch (s.sync) {
+    case SyncStrategy::None:
+        return model;
+    case SyncStrategy::AllreduceNccl: {
+        if (n <= 1)
+            return model;
+        const Fabric net = fabricOf(s);
+        const double intra_gbps =
+            g > 1
+                ? intraNodeRingGbps(s.system, s.gpu, g, sw.nccl_topology_aware) * sw.nccl_efficiency
+                : kUnlimited;
+        const double ring_gbps = m > 1 ? std::min(intra_gbps, net.node_gbps) : intra_gbps;
+        const int inter_hops = m > 1 ? m : 0;
+        const int intra_hops = n - inter_hops;
+        LinearCost ring;
+        ring.latency_ms = net.base_ms + 2.0 * (n - 1) / n *
+                                            (intra_hops * net.intra_latency_ms +
+                                             inter_hops * net.inter_latency_ms);
+        ring.ms_per_byte = 2.0 * (n - 1) / n * msPerByte(ring_gbps);
+
+        LinearCost tree;
+        tree.latency_ms =
+            net.base_ms + 2 * ((g - 1) * net.intra_latency_ms +
+                               std::ceil(std::log2(std::max(m, 1))) * net.inter_latency_ms);
+        tree.ms_per_byte = 2.0 * msPerByte(ring_gbps);
+
+        LinearCost hier;
+        hier.latency_ms = 2 * net.base_ms + 2.0 * (g - 1) * net.intra_latency_ms +
+                          2.0 * (m - 1) * net.inter_latency_ms;
+        hier.ms_per_byte = 2.0 * (g - 1) / g * msPerByte(intra_gbps) +
+                           (m > 1 ? 2.0 * (m - 1) / m * msPerByte(net.node_gbps) : 0.0);
+
+        switch (s.allreduce) {
+        case AllreduceAlgorithm::Ring:
+            add(AllreduceAlgorithm::Ring, ring);
+            break;
+        case AllreduceAlgorithm::Tree:
+            add(AllreduceAlgorithm::Tree, tree);
+            break;
+        case AllreduceAlgorithm::Hierarchical:
+            add(AllreduceAlgorithm::Hierarchical, hier);
+            break;
+        case AllreduceAlgorithm::Auto:
+            add(AllreduceAlgorithm::Ring, ring);
+            if (m > 1) {
+                add(AllreduceAlgorithm::Tree, tree);
+                if (g > 1)
+                    add(AllreduceAlgorithm::Hierarchical, hier);
+            }
+            break;
+        }
+        model.active = true;
+        return model;
+    }
+    case SyncStrategy::AllreduceCopy:
+    case SyncStrategy::PsGpu: {
+        if (n <= 1)
+            return model;
+        const Fabric net = fabricOf(s);
+        add(AllreduceAlgorithm::Auto, shardedCopyCost(s, net));
+        model.gpu_update_share = s.sync == SyncStrategy::PsGpu ? 1.0 / n : 1.0;
+        model.active = true;
+        return model;
+    }
+    case SyncStrategy::PsCpu: {
+        const Fabric net = fabricOf(s);
+        // Push every gradient to the host, sum and update there, pull the parameters back.
+        constexpr double kProbeBytes = 1e6;
+        const double transfer =
+            hostPcieMs(s.system, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes;
+        // The CPU reads each GPU's gradient, then reads and writes the parameters and the
+        // optimizer state.
+        const double update_passes = g + 2.0 + 2.0 * sw.optimizer_state_bytes_per_param / 4.0;
+        LinearCost c;
+        c.latency_ms = net.base_ms;
+        c.ms_per_byte = 2 * transfer + update_passes / m * msPerByte(cpuMemoryGbps(s.system));
+        if (m > 1) {
+            c.ms_per_byte += 2.0 * g * (m - 1) / m * msPerByte(net.node_gbps);
+            c.latency_ms += 2 * net.inter_latency_ms;
+        }
+        add(AllreduceAlgorithm::Auto, c);
+        model.gpu_update_share = 0;
+        model.active = true;
+        return model;
+    }
+    case SyncStrategy::DistributedReplicated: {
+        if (n <= 1)
+            return model;
+        const Fabric net = fabricOf(s);
+        constexpr double kProbeBytes = 1e6;
+        const double local =
+            allToAllPhaseMs(s.system, s.gpu, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes;
+        LinearCost c;
+        c.latency_ms = net.base_ms;
+        c.ms_per_byte = 2 * local;
+        if (m > 1) {
+            const int p = s.ps_count > 0 ? s.ps_count : m;
+            // Each node pushes its summed gradient, a 1/p shard to every server, and pulls
+            // the parameters back; a server node also takes the shards of all other nodes.
+            const double out_share = p < m ? 1.0 : double(p - 1) / p;
+            const double in_share = double(m - 1) / p;
+            c.ms_per_byte += 2 * std::max(out_share, in_share) * msPerByte(net.node_gbps);
+            const double update_passes = m + 2.0 + 2.0 * sw.optimizer_state_bytes_per_param / 4.0;
+            c.ms_per_byte += update_passes / p * msPerByte(cpuMemoryGbps(s.system));
+            c.latency_ms += 2 * net.inter_latency_ms;
+            model.gpu_update_share = 0;
+        }
+        add(AllreduceAlgorithm::Auto, c);
+        model.active = true;
+        return model;
+    }
+    }
+    return model;
+}
+
+double exchangeMs(const ExchangeModel& model, double bytes, AllreduceAlgorithm* chosen) {
+    if (!model.active || model.candidate_count == 0)
+        return 0;
+    double best = kUnlimited;
+    AllreduceAlgorithm best_algorithm = model.candidates[0].algorithm;
+    for (int i = 0; i < model.candidate_count; ++i) {
+        const auto& c = model.candidates[static_cast<std::size_t>(i)];
+        const double t = c.cost.at(bytes);
+        if (t < best) {
+            best = t;
+            best_algorithm = c.algorithm;
+        }
+    }
+    if (chosen)
+        *chosen = best_algorithm;
+    return best;
+}
+
+} // namespace iterscope

@@ -1,0 +1,364 @@
+#include "model/compute_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace iterscope {
+
+namespace {
+
+// Peaks are TFLOP/s and GB/s on the spec sheets; the model works in per-millisecond rates.
+constexpr double kFlopPerMsPerTflops = 1e9;
+constexpr double kBytesPerMsPerGbps = 1e6;
+constexpr double kMsPerUs = 1e-3;
+
+// cuDNN and cuBLAS halve a tile edge that is more than twice the problem's (no kernel keeps
+// a 128-wide tile for 16 output channels); they go no smaller than this.
+constexpr int64_t kMinTile = 16;
+// When a layer has fewer tiles than SMs, the libraries pick narrower tiles down to this
+// edge, then split the reduction (split-K) in chunks of at least kMinSplitK elements.
+constexpr int64_t kMinFillTile = 32;
+constexpr int64_t kMinSplitK = 256;
+
+double ceilDiv(double a, double b) {
+    return std::ceil(a / b);
+}
+
+double peakOr(double calibrated, double spec, bool use_calibrated) {
+    return use_calibrated && calibrated > 0 ? calibrated : spec;
+}
+
+// One kernel's time: the slower of its arithmetic and its memory traffic.
+struct KernelTime {
+    double ms = 0;
+    Bound bound = Bound::Memory;
+};
+
+KernelTime roofline(double compute_ms, double memory_ms) {
+    if (compute_ms >= memory_ms)
+        return {compute_ms, Bound::Compute};
+    return {memory_ms, Bound::Memory};
+}
+
+// A pass of one layer: its kernels back to back, each followed by the launch gap; when the
+// host needs longer to dispatch the layer than the GPU to run it, the host sets the pace.
+PassTime pass(std::initializer_list<KernelTime> kernels, const ComputeRates& r) {
+    double gpu_ms = 0;
+    double longest = -1;
+    Bound bound = Bound::Overhead;
+    for (const KernelTime& k : kernels) {
+        gpu_ms += k.ms + r.kernel_gap_ms;
+        if (k.ms > longest) {
+            longest = k.ms;
+            bound = k.bound;
+        }
+    }
+    if (r.host_overhead_ms >= gpu_ms)
+        return {r.host_overhead_ms, Bound::Overhead};
+    return {gpu_ms, bound};
+}
+
+// A pass with no kernel (the gradient of an addition is its input's): only the host's
+// bookkeeping.
+PassTime hostOnly(const ComputeRates& r) {
+    return {r.host_overhead_ms, Bound::Overhead};
+}
+
+double memoryMs(double bytes, const ComputeRates& r) {
+    return bytes / r.bytes_per_ms;
+}
+
+double vectorMs(double flops, const ComputeRates& r) {
+    return flops / r.vector_flop_per_ms;
+}
+
+// A bandwidth-bound kernel reading and writing `elems_moved` activation elements.
+KernelTime streaming(double flops, double elems_moved, const ComputeRates& r) {
+    return roofline(vectorMs(flops, r),
+                    memoryMs(elems_moved * static_cast<double>(r.elem_bytes), r));
+}
+
+int64_t shrinkTile(int64_t tile, int64_t extent) {
+    while (tile > kMinTile && tile / 2 >= extent)
+        tile /= 2;
+    return tile;
+}
+
+struct ConvShape {
+    double m, n, k;
+    int64_t groups;
+};
+
+KernelTime gemmKernel(double flops, const ConvShape& s, double efficiency, double extra_speedup,
+                      double bytes, const ComputeRates& r) {
+    const double eff = gemmEfficiency(static_cast<int64_t>(s.m), static_cast<int64_t>(s.n),
+                                      static_cast<int64_t>(s.k), s.groups, efficiency, r);
+    const double compute_ms = flops / (r.gemm_flop_per_ms * eff * extra_speedup);
+    return roofline(compute_ms, memoryMs(bytes, r));
+}
+
+int64_t dim(const Dims& d, std::size_t i) {
+    return i < d.size() ? std::max<int64_t>(d[i], 1) : 1;
+}
+
+int64_t product(const Dims& d) {
+    int64_t p = 1;
+    for (int64_t v : d)
+        p *= std::max<int64_t>(v, 1);
+    return p;
+}
+
+// Convolution as implicit GEMM. `small` is the side with the input channels of the
+// forward convolution, `big` the side with its output (swapped for a transposed one).
+LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& in_dims,
+                        int64_t batch, const ComputeRates& r) {
+    const bool transposed = layer.kind == LayerKind::Deconvolution;
+    const Dims& src = transposed ? cost.output : in_dims; // the side the filter reads
+    const Dims& dst = transposed ? in_dims : cost.output; // the side the filter writes
+    const int64_t groups = std::max<int64_t>(layer.conv.groups, 1);
+    const int64_t c_src = dim(src, 0), c_dst = dim(dst, 0);
+    const double src_spatial = static_cast<double>(product(src) / c_src);
+    const double dst_spatial = static_cast<double>(product(dst) / c_dst);
+    const double taps = static_cast<double>(layer.conv.kernel_h * layer.conv.kernel_w);
+    const double b = static_cast<double>(batch);
+    const double cin_g = static_cast<double>(std::max<int64_t>(c_src / groups, 1));
+    const double cout_g = static_cast<double>(std::max<int64_t>(c_dst / groups, 1));
+
+    const double act_bytes = b * static_cast<double>(cost.input_elems + cost.output_elems) *
+                             static_cast<double>(r.elem_bytes);
+    const double weight_read = static_cast<double>(cost.params * r.weight_bytes);
+    const double weight_grad = static_cast<double>(cost.params) * 4.0; // FP32 gradients
+    const double fwd_flops = b * static_cast<double>(cost.fwd_flops);
+    const double data_flops = b * static_cast<double>(cost.bwd_data_flops);
+    const double weight_flops = b * static_cast<double>(cost.bwd_weight_flops);
+
+    const bool depthwise = groups > 1 && cin_g == 1;
+    const bool winograd = r.winograd && !r.tensor_cores && layer.conv.kernel_h == 3 &&
+                          layer.conv.kernel_w == 3 && layer.conv.stride_h == 1 &&
+                          layer.conv.stride_w == 1 && layer.conv.dilation_h == 1 &&
+                          layer.conv.dilation_w == 1 && groups == 1;
+    const double speedup = winograd ? r.winograd_speedup : 1.0;
+
+    // The filter's "forward" direction writes dst from src; a transposed convolution's
+    // forward pass is that direction's data gradient, and the reverse.
+    auto srcToDst = [&](double flops) {
+        if (depthwise)
+            return roofline(vectorMs(flops, r) / r.conv_efficiency,
+                            memoryMs(act_bytes + weight_read, r));
+        return gemmKernel(flops, {b * dst_spatial, cout_g, cin_g * taps, groups}, r.conv_efficiency,
+                          speedup, act_bytes + weight_read, r);
+    };
+    auto dstToSrc = [&](double flops) {
+        if (depthwise)
+            return roofline(vectorMs(flops, r) / r.conv_efficiency,
+                            memoryMs(act_bytes + weight_read, r));
+        return gemmKernel(flops, {b * src_spatial, cin_g, cout_g * taps, groups}, r.conv_efficiency,
+                          speedup, act_bytes + weight_read, r);
+    };
+    auto weightGrad = [&](double flops) {
+        if (depthwise)
+            return roofline(vectorMs(flops, r) / r.conv_efficiency,
+                            memoryMs(act_bytes + weight_grad, r));
+        return gemmKernel(flops, {cout_g, cin_g * taps, b * dst_spatial, groups}, r.conv_efficiency,
+                          speedup, act_bytes + weight_grad, r);
+    };
+
+    LayerPasses out;
+    out.forward = pass({transposed ? dstToSrc(fwd_flops) : srcToDst(fwd_flops)}, r);
+    const bool data_grad = cost.needs_data_grad && data_flops > 0;
+    if (data_grad)
+        out.backward = pass(
+            {transposed ? srcToDst(data_flops) : dstToSrc(data_flops), weightGrad(weight_flops)},
+            r);
+    else if (weight_flops > 0)
+        out.backward = pass({weightGrad(weight_flops)}, r);
+    return out;
+}
+
+LayerPasses fullyConnected(const LayerCost& cost, int64_t batch, const ComputeRates& r) {
+    const double b = static_cast<double>(batch);
+    const double in = static_cast<double>(cost.input_elems);
+    const double out_f = static_cast<double>(cost.output_elems);
+    const double act_bytes = b * (in + out_f) * static_cast<double>(r.elem_bytes);
+    const double weight_read = static_cast<double>(cost.params * r.weight_bytes);
+    const double weight_grad = static_cast<double>(cost.params) * 4.0;
+
+    LayerPasses out;
+    out.forward = pass({gemmKernel(b * static_cast<double>(cost.fwd_flops), {b, out_f, in, 1},
+                                   r.fc_efficiency, 1.0, act_bytes + weight_read, r)},
+                       r);
+    const KernelTime wgrad =
+        gemmKernel(b * static_cast<double>(cost.bwd_weight_flops), {out_f, in, b, 1},
+                   r.fc_efficiency, 1.0, act_bytes + weight_read + weight_grad, r);
+    if (cost.needs_data_grad && cost.bwd_data_flops > 0)
+        out.backward =
+            pass({gemmKernel(b * static_cast<double>(cost.bwd_data_flops), {b, in, out_f, 1},
+                             r.fc_efficiency, 1.0, act_bytes + weight_read, r),
+                  wgrad},
+                 r);
+    else
+        out.backward = pass({wgrad}, r);
+    return out;
+}
+
+// Element traffic of the bandwidth-bound layers, in multiples of the input (E_in) and
+// output (E_out) element counts, from how their kernels work:
+//   BN forward (training): statistics pass over x, then normalize: read x twice, write y.
+//   BN backward: reduce over (x, dy), then read x, dy again and write dx.
+//   activation: read x, write y; backward read y (or x) and dy, write dx.
+//   pooling: read x, write y; max backward reads x, y, dy and writes dx.
+struct Traffic {
+    double fwd_in = 1, fwd_out = 1, bwd_in = 1, bwd_out = 1;
+};
+
+Traffic trafficOf(const Layer& layer) {
+    switch (layer.kind) {
+    case LayerKind::BatchNorm:
+        return {2, 1, 3, 2};
+    case LayerKind::Scale:
+    case LayerKind::Activation:
+    case LayerKind::Softmax:
+        return {1, 1, 2, 1};
+    case LayerKind::Pooling:
+    case LayerKind::GlobalPooling:
+        return layer.pool.kind == PoolKind::Max ? Traffic{1, 1, 2, 2} : Traffic{1, 1, 1, 1};
+    case LayerKind::LRN: // also writes its scale, which backward reads
+        return {1, 2, 3, 2};
+    case LayerKind::Dropout: // the mask is written forward and read backward
+        return {2, 1, 2, 1};
+    default: // concat, pad, transpose, element-wise: read the inputs, write the output
+        return {1, 1, 1, 1};
+    }
+}
+
+LayerPasses streamingLayer(const Layer& layer, const LayerCost& cost, int64_t batch,
+                           const ComputeRates& r) {
+    const double b = static_cast<double>(batch);
+    const double e_in = b * static_cast<double>(cost.input_elems);
+    const double e_out = b * static_cast<double>(cost.output_elems);
+    const Traffic t = trafficOf(layer);
+    LayerPasses out;
+    out.forward = pass({streaming(b * static_cast<double>(cost.fwd_flops),
+                                  t.fwd_in * e_in + t.fwd_out * e_out, r)},
+                       r);
+    const double bwd_flops = b * static_cast<double>(cost.bwd_data_flops + cost.bwd_weight_flops);
+    const bool additive =
+        layer.kind == LayerKind::Eltwise &&
+        (layer.eltwise.kind == EltwiseKind::Add || layer.eltwise.kind == EltwiseKind::Sub);
+    if (additive) // the gradient of a sum is handed to each input as it is
+        out.backward = cost.needs_data_grad ? hostOnly(r) : PassTime{};
+    else if (cost.needs_data_grad || cost.params > 0)
+        out.backward = pass({streaming(bwd_flops, t.bwd_in * e_in + t.bwd_out * e_out, r)}, r);
+    return out;
+}
+
+} // namespace
+
+ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Precision precision) {
+    ComputeRates r;
+    const bool cal = gpu.calibrated;
+    const double fp32 = peakOr(gpu.measured_fp32_tflops, gpu.fp32_tflops, cal);
+    const double tf32 = peakOr(gpu.measured_tf32_tflops, gpu.tf32_tflops, cal);
+    const double fp16_tensor = peakOr(gpu.measured_fp16_tensor_tflops, gpu.fp16_tensor_tflops, cal);
+    double gemm = fp32;
+    bool tensor = false;
+    if (precision == Precision::TF32 && tf32 > 0) {
+        gemm = tf32;
+        tensor = true;
+    } else if (precision == Precision::AMP && fp16_tensor > 0) {
+        gemm = fp16_tensor;
+        tensor = true;
+    } else if (precision == Precision::AMP && gpu.fp16_tflops > fp32) {
+        gemm = gpu.fp16_tflops; // P100: paired FP16 on the FP32 lanes
+    }
+    r.vector_flop_per_ms = fp32 * kFlopPerMsPerTflops;
+    r.gemm_flop_per_ms = gemm * kFlopPerMsPerTflops;
+    r.tensor_cores = tensor;
+    r.conv_efficiency = tensor ? sw.tensor_core_efficiency : sw.conv_efficiency;
+    r.fc_efficiency = tensor ? sw.tensor_core_efficiency : sw.fc_efficiency;
+    const double bw = peakOr(gpu.measured_memory_bandwidth_gbps, gpu.memory_bandwidth_gbps, cal);
+    // A measured bandwidth is what a copy kernel reaches: the software's efficiency applies
+    // only to the spec-sheet peak.
+    const bool measured_bw = cal && gpu.measured_memory_bandwidth_gbps > 0;
+    r.bytes_per_ms = bw * kBytesPerMsPerGbps * (measured_bw ? 1.0 : sw.memory_efficiency);
+    r.sms = std::max(gpu.sm_count, 1);
+    const double gap_us = cal && gpu.measured_launch_overhead_us > 0
+                              ? gpu.measured_launch_overhead_us
+                              : sw.kernel_gap_us;
+    r.kernel_gap_ms = gap_us * kMsPerUs;
+    r.host_overhead_ms = sw.per_layer_overhead_us * kMsPerUs;
+    r.elem_bytes = activationBytes(precision);
+    r.weight_bytes = precision == Precision::AMP ? 2 : 4;
+    r.winograd = sw.winograd;
+    r.winograd_speedup = sw.winograd_speedup;
+    r.gemm_k_half = sw.gemm_k_half;
+    r.tile_m = std::max(sw.gemm_tile_m, 1);
+    r.tile_n = std::max(sw.gemm_tile_n, 1);
+    r.fused_bn_activation = sw.fused_bn_activation;
+    return r;
+}
+
+double waveUtilization(int64_t ctas, int sms) {
+    if (ctas <= 0 || sms <= 0)
+        return 1.0;
+    const double waves = ceilDiv(static_cast<double>(ctas), sms);
+    return static_cast<double>(ctas) / (waves * sms);
+}
+
+double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double base,
+                      const ComputeRates& r) {
+    m = std::max<int64_t>(m, 1);
+    n = std::max<int64_t>(n, 1);
+    k = std::max<int64_t>(k, 1);
+    groups = std::max<int64_t>(groups, 1);
+    int64_t tm = shrinkTile(r.tile_m, m);
+    int64_t tn = shrinkTile(r.tile_n, n);
+    auto tiles = [&] {
+        return ceilDiv(static_cast<double>(m), static_cast<double>(tm)) *
+               ceilDiv(static_cast<double>(n), static_cast<double>(tn)) *
+               static_cast<double>(groups);
+    };
+    while (tiles() < r.sms && (tm > kMinFillTile || tn > kMinFillTile)) {
+        if (tm >= tn)
+            tm /= 2;
+        else
+            tn /= 2;
+    }
+    double ctas = tiles();
+    if (ctas < r.sms) {
+        const double splits =
+            std::max(1.0, std::min(std::floor(r.sms / ctas),
+                                   std::floor(static_cast<double>(k) / kMinSplitK)));
+        ctas *= splits;
+    }
+    const double padding =
+        static_cast<double>(m) /
+        (ceilDiv(static_cast<double>(m), static_cast<double>(tm)) * static_cast<double>(tm)) *
+        static_cast<double>(n) /
+        (ceilDiv(static_cast<double>(n), static_cast<double>(tn)) * static_cast<double>(tn));
+    const double reuse = static_cast<double>(k) / (static_cast<double>(k) + r.gemm_k_half);
+    const double waves = ctas >= 9e18 ? 1.0 : waveUtilization(static_cast<int64_t>(ctas), r.sms);
+    return base * padding * reuse * waves;
+}
+
+LayerPasses layerPasses(const Layer& layer, const LayerCost& cost, const Dims& input, int64_t batch,
+                        const ComputeRates& r, bool fused) {
+    switch (layer.kind) {
+    case LayerKind::Input:
+    case LayerKind::Flatten:
+    case LayerKind::Reshape:
+    case LayerKind::Identity:
+        return {}; // views: no kernel, no framework op worth counting
+    case LayerKind::Convolution:
+    case LayerKind::Deconvolution:
+        return convolution(layer, cost, input, batch, r);
+    case LayerKind::FullyConnected:
+        return fullyConnected(cost, batch, r);
+    default:
+        if (fused)
+            return {};
+        return streamingLayer(layer, cost, batch, r);
+    }
+}
+
+} // namespace iterscope

@@ -1,0 +1,62 @@
+// Per-layer kernel time on one GPU (DESIGN.md "The model" 2-3): a roofline of compute and
+// memory traffic with the GPU's parallelism (wave quantization over the SMs, GEMM tiles
+// padded to the layer's shape, too little reuse when the reduction is short), plus the
+// per-kernel gap and the host's per-layer dispatch cost. docs/model.md has the formulas.
+#pragma once
+
+#include "hardware/hardware.h"
+#include "model/prediction.h"
+#include "network/analysis.h"
+#include "network/network.h"
+#include "util/precision.h"
+
+#include <cstdint>
+
+namespace iterscope {
+
+// Everything the per-layer formulas need, resolved once per scenario. Rates are per ms.
+struct ComputeRates {
+    double vector_flop_per_ms = 0; // FP32 lanes (or FP16 lanes under amp without tensor cores)
+    double gemm_flop_per_ms = 0;   // peak for conv/fc at the precision
+    bool tensor_cores = false;     // conv/fc run on tensor cores
+    double conv_efficiency = 0;
+    double fc_efficiency = 0;
+    double bytes_per_ms = 0; // achieved memory bandwidth
+    int sms = 1;
+    double kernel_gap_ms = 0;
+    double host_overhead_ms = 0;
+    int64_t elem_bytes = 4;   // activations and their gradients
+    int64_t weight_bytes = 4; // weights as the kernels read them
+    bool winograd = false;
+    double winograd_speedup = 1;
+    double gemm_k_half = 0;
+    int64_t tile_m = 128, tile_n = 128;
+    bool fused_bn_activation = false;
+};
+
+ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& software,
+                          Precision precision);
+
+struct PassTime {
+    double ms = 0;
+    Bound bound = Bound::Overhead;
+};
+
+struct LayerPasses {
+    PassTime forward, backward;
+};
+
+// A GEMM-shaped pass: M x N output in tiles over `groups` independent problems, reduction
+// length K. Returns the fraction of peak it reaches given the base efficiency.
+double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double base_efficiency,
+                      const ComputeRates& rates);
+
+// Fraction of the SMs busy over all waves when `ctas` equal blocks run one per SM.
+double waveUtilization(int64_t ctas, int sms);
+
+// Forward and backward time of one layer at a batch. `input` is the per-sample shape of
+// its first input. `fused` marks an activation the previous BN kernel already applied.
+LayerPasses layerPasses(const Layer& layer, const LayerCost& cost, const Dims& input, int64_t batch,
+                        const ComputeRates& rates, bool fused = false);
+
+} // namespace iterscope

@@ -1,0 +1,79 @@
+#include "model/memory_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace iterscope {
+
+namespace {
+constexpr double kBytesPerMb = 1024.0 * 1024.0;
+constexpr int64_t kFp32Bytes = 4;
+constexpr int64_t kFp16Bytes = 2;
+
+int64_t toBytes(double v) {
+    if (!(v > 0))
+        return 0;
+    if (v >= static_cast<double>(std::numeric_limits<int64_t>::max()))
+        return std::numeric_limits<int64_t>::max();
+    return static_cast<int64_t>(v);
+}
+} // namespace
+
+MemoryEstimate estimateMemory(const Scenario& s) {
+    const Network& net = s.network->network;
+    const NetworkAnalysis& a = s.network->analysis;
+    const double elem = activationBytes(s.precision);
+    const double params = static_cast<double>(a.total_params);
+
+    // Per sample: what forward keeps for backward, plus the two largest transient tensors
+    // (an output and its gradient) alive at the peak; the im2col buffer of the largest
+    // convolution bounds the workspace (capped by the framework's workspace limit).
+    double saved = 0, largest_output = 0, workspace = 0;
+    for (std::size_t i = 0; i < a.layers.size(); ++i) {
+        const LayerCost& c = a.layers[i];
+        saved += static_cast<double>(c.saved_elems);
+        largest_output = std::max(largest_output, static_cast<double>(c.output_elems));
+        const Layer& l = net.layers[i];
+        if (l.kind == LayerKind::Convolution && !c.output.empty() && c.output[0] > 0) {
+            const double groups = static_cast<double>(std::max<int64_t>(l.conv.groups, 1));
+            workspace = std::max(workspace, static_cast<double>(c.macs) * groups /
+                                                static_cast<double>(c.output[0]));
+        }
+    }
+    const double per_sample_act = (saved + 2 * largest_output) * elem;
+    const double per_sample_ws = workspace * elem;
+    const double ws_cap = s.software.workspace_limit_mb * kBytesPerMb;
+
+    MemoryEstimate m;
+    const double weights = params * (kFp32Bytes + (s.precision == Precision::AMP ? kFp16Bytes : 0));
+    const double grads = params * kFp32Bytes;
+    const double optimizer = params * s.software.optimizer_state_bytes_per_param;
+    const double reserved = s.software.framework_reserved_mb * kBytesPerMb;
+    const double b = static_cast<double>(s.batch_per_gpu);
+    const double act = per_sample_act * b;
+    const double ws = std::min(per_sample_ws * b, ws_cap);
+    m.weights_bytes = toBytes(weights);
+    m.gradients_bytes = toBytes(grads);
+    m.optimizer_bytes = toBytes(optimizer);
+    m.activations_bytes = toBytes(act);
+    m.workspace_bytes = toBytes(ws);
+    m.reserved_bytes = toBytes(reserved);
+    const double total = weights + grads + optimizer + act + ws + reserved;
+    m.total_bytes = toBytes(total);
+    const double capacity = static_cast<double>(s.gpu.memory_bytes);
+    m.fits = total <= capacity;
+
+    // Memory is linear in the batch until the workspace reaches its cap, linear after.
+    const double free_bytes = capacity - (weights + grads + optimizer + reserved);
+    double best = 0;
+    if (free_bytes > 0 && per_sample_act + per_sample_ws > 0) {
+        best = std::floor(free_bytes / (per_sample_act + per_sample_ws));
+        if (per_sample_ws * best > ws_cap && per_sample_act > 0)
+            best = std::floor((free_bytes - ws_cap) / per_sample_act);
+    }
+    m.max_batch_that_fits = toBytes(std::max(best, 0.0));
+    return m;
+}
+
+} // namespace iterscope

@@ -1,0 +1,120 @@
+#include "model/scenario.h"
+
+#include "util/error.h"
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace iterscope {
+
+namespace {
+
+constexpr std::array<std::pair<SyncStrategy, const char*>, 6> kSyncNames{{
+    {SyncStrategy::None, "none"},
+    {SyncStrategy::AllreduceNccl, "allreduce-nccl"},
+    {SyncStrategy::AllreduceCopy, "allreduce-copy"},
+    {SyncStrategy::PsCpu, "ps-cpu"},
+    {SyncStrategy::PsGpu, "ps-gpu"},
+    {SyncStrategy::DistributedReplicated, "distributed-replicated"},
+}};
+
+constexpr std::array<std::pair<AllreduceAlgorithm, const char*>, 4> kAlgorithmNames{{
+    {AllreduceAlgorithm::Auto, "auto"},
+    {AllreduceAlgorithm::Ring, "ring"},
+    {AllreduceAlgorithm::Tree, "tree"},
+    {AllreduceAlgorithm::Hierarchical, "hierarchical"},
+}};
+
+// Far beyond any real run, yet small enough that products of these limits and per-sample
+// counts stay well inside double precision and 64-bit byte counts.
+constexpr int64_t kMaxBatchPerGpu = 1 << 20;
+constexpr int kMaxNodes = 1 << 16;
+constexpr int kMaxGpusPerNode = 1024;
+constexpr double kMaxBucketMb = 1 << 20;
+
+void requirePositive(double value, const std::string& who, const char* field) {
+    if (!(value > 0) || !std::isfinite(value))
+        throw InputError(who + ": " + field + " must be a positive number");
+}
+
+} // namespace
+
+const char* syncStrategyName(SyncStrategy s) {
+    for (const auto& [value, name] : kSyncNames)
+        if (value == s)
+            return name;
+    return "none";
+}
+
+std::optional<SyncStrategy> parseSyncStrategy(std::string_view s) {
+    for (const auto& [value, name] : kSyncNames)
+        if (s == name)
+            return value;
+    return std::nullopt;
+}
+
+const char* allreduceAlgorithmName(AllreduceAlgorithm a) {
+    for (const auto& [value, name] : kAlgorithmNames)
+        if (value == a)
+            return name;
+    return "auto";
+}
+
+std::optional<AllreduceAlgorithm> parseAllreduceAlgorithm(std::string_view s) {
+    for (const auto& [value, name] : kAlgorithmNames)
+        if (s == name)
+            return value;
+    return std::nullopt;
+}
+
+void validateScenario(const Scenario& s) {
+    if (!s.network || s.network->network.layers.empty() ||
+        s.network->analysis.layers.size() != s.network->network.layers.size())
+        throw InputError("scenario: no analyzed network");
+    if (s.batch_per_gpu < 1 || s.batch_per_gpu > kMaxBatchPerGpu)
+        throw InputError("scenario: batch per GPU " + std::to_string(s.batch_per_gpu) +
+                         " is outside 1.." + std::to_string(kMaxBatchPerGpu));
+    if (s.nodes < 1 || s.nodes > kMaxNodes)
+        throw InputError("scenario: nodes " + std::to_string(s.nodes) + " is outside 1.." +
+                         std::to_string(kMaxNodes));
+    if (s.nodes > s.system.max_nodes)
+        throw InputError("system '" + s.system.id + "': has at most " +
+                         std::to_string(s.system.max_nodes) + " node(s), not " +
+                         std::to_string(s.nodes));
+    if (s.gpus_per_node < 1 || s.gpus_per_node > kMaxGpusPerNode)
+        throw InputError("scenario: GPUs per node " + std::to_string(s.gpus_per_node) +
+                         " is outside 1.." + std::to_string(kMaxGpusPerNode));
+    if (s.gpus_per_node > s.system.gpus_per_node)
+        throw InputError("system '" + s.system.id + "': holds " +
+                         std::to_string(s.system.gpus_per_node) + " GPU(s) per node, not " +
+                         std::to_string(s.gpus_per_node));
+    if (!(s.bucket_mb > 0) || !(s.bucket_mb <= kMaxBucketMb))
+        throw InputError("scenario: bucket size must be in (0, " +
+                         std::to_string(static_cast<int64_t>(kMaxBucketMb)) + "] MB");
+    if (s.ps_count < 0 || s.ps_count > s.nodes)
+        throw InputError("scenario: parameter servers " + std::to_string(s.ps_count) +
+                         " must be between 0 (one per node) and the node count");
+
+    const std::string gpu = "gpu '" + s.gpu.id + "'";
+    if (s.gpu.sm_count < 1)
+        throw InputError(gpu + ": sm_count must be at least 1");
+    requirePositive(s.gpu.fp32_tflops, gpu, "fp32_tflops");
+    requirePositive(s.gpu.memory_bandwidth_gbps, gpu, "memory_bandwidth_gbps");
+    requirePositive(static_cast<double>(s.gpu.memory_bytes), gpu, "memory_bytes");
+
+    const std::string sw = "software '" + s.software.id + "'";
+    requirePositive(s.software.conv_efficiency, sw, "conv_efficiency");
+    requirePositive(s.software.fc_efficiency, sw, "fc_efficiency");
+    requirePositive(s.software.tensor_core_efficiency, sw, "tensor_core_efficiency");
+    requirePositive(s.software.memory_efficiency, sw, "memory_efficiency");
+    requirePositive(s.software.nccl_efficiency, sw, "nccl_efficiency");
+    requirePositive(s.software.network_efficiency, sw, "network_efficiency");
+    requirePositive(s.software.memcpy_efficiency, sw, "memcpy_efficiency");
+    requirePositive(s.software.winograd_speedup, sw, "winograd_speedup");
+    if (s.software.gemm_tile_m < 1 || s.software.gemm_tile_n < 1)
+        throw InputError(sw + ": gemm_tile_m and gemm_tile_n must be at least 1");
+}
+
+} // namespace iterscope

@@ -1,0 +1,263 @@
+#include "model/validation.h"
+
+#include "hardware/profile_loader.h"
+#include "io/network_loader.h"
+#include "util/error.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace iterscope {
+
+namespace {
+
+// Measurement files are a few hundred rows; anything far larger is not one, and reading it
+// whole would be an allocation driven by the user's file.
+constexpr std::uintmax_t kMaxCsvBytes = 16u << 20;
+constexpr std::size_t kMaxFieldLength = 256;
+
+const char* const kColumns[] = {"id",       "source", "network",  "image",         "batch_per_gpu",
+                                "gpu",      "system", "nodes",    "gpus_per_node", "precision",
+                                "software", "sync",   "ps_count", "metric",        "measured"};
+constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
+
+std::vector<std::string> splitLine(const std::string& line) {
+    std::vector<std::string> fields;
+    std::string field;
+    for (char c : line) {
+        if (c == ',') {
+            fields.push_back(field);
+            field.clear();
+        } else if (c != '\r') {
+            field.push_back(c);
+        }
+    }
+    fields.push_back(field);
+    for (auto& f : fields) {
+        const auto b = f.find_first_not_of(" \t");
+        const auto e = f.find_last_not_of(" \t");
+        f = b == std::string::npos ? std::string() : f.substr(b, e - b + 1);
+    }
+    return fields;
+}
+
+std::string where(const std::string& file, std::size_t line, const char* column) {
+    return file + ": line " + std::to_string(line) + ": " + column;
+}
+
+int64_t parseInteger(const std::string& text, int64_t min, int64_t max, const std::string& ctx) {
+    int64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, v);
+    if (ec != std::errc() || ptr != end || text.empty())
+        throw InputError(ctx + ": not an integer: '" + text.substr(0, 40) + "'");
+    if (v < min || v > max)
+        throw InputError(ctx + ": " + text + " is outside " + std::to_string(min) + ".." +
+                         std::to_string(max));
+    return v;
+}
+
+double parseNumber(const std::string& text, const std::string& ctx) {
+    double v = 0;
+    std::istringstream in(text);
+    in >> v;
+    if (text.empty() || !in.eof() || in.fail() || !std::isfinite(v) || v <= 0)
+        throw InputError(ctx + ": not a positive number: '" + text.substr(0, 40) + "'");
+    return v;
+}
+
+} // namespace
+
+std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std::string& file) {
+    std::istringstream in(text);
+    std::string line;
+    std::size_t line_no = 0;
+    std::vector<int> index(kColumnCount, -1);
+    bool header = false;
+    std::vector<ValidationRow> rows;
+    while (std::getline(in, line)) {
+        ++line_no;
+        if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#')
+            continue;
+        const auto fields = splitLine(line);
+        if (!header) {
+            for (std::size_t i = 0; i < fields.size(); ++i)
+                for (std::size_t c = 0; c < kColumnCount; ++c)
+                    if (fields[i] == kColumns[c])
+                        index[c] = static_cast<int>(i);
+            for (std::size_t c = 0; c < kColumnCount; ++c)
+                if (index[c] < 0 && std::string(kColumns[c]) != "ps_count")
+                    throw InputError(file + ": header: missing column '" + kColumns[c] + "'");
+            header = true;
+            continue;
+        }
+        auto get = [&](std::size_t c) -> std::string {
+            if (index[c] < 0)
+                return {};
+            const auto i = static_cast<std::size_t>(index[c]);
+            if (i >= fields.size())
+                throw InputError(where(file, line_no, kColumns[c]) + ": missing field");
+            if (fields[i].size() > kMaxFieldLength)
+                throw InputError(where(file, line_no, kColumns[c]) + ": field too long");
+            return fields[i];
+        };
+        ValidationRow r;
+        r.id = get(0);
+        r.source = get(1);
+        r.network = get(2);
+        r.image = parseInteger(get(3), 1, 8192, where(file, line_no, "image"));
+        r.batch_per_gpu = parseInteger(get(4), 1, 1 << 20, where(file, line_no, "batch_per_gpu"));
+        r.gpu = get(5);
+        r.system = get(6);
+        r.nodes = static_cast<int>(parseInteger(get(7), 1, 1 << 16, where(file, line_no, "nodes")));
+        r.gpus_per_node =
+            static_cast<int>(parseInteger(get(8), 1, 1024, where(file, line_no, "gpus_per_node")));
+        r.precision = get(9);
+        r.software = get(10);
+        r.sync = get(11);
+        const std::string ps = get(12);
+        r.ps_count =
+            ps.empty()
+                ? 0
+                : static_cast<int>(parseInteger(ps, 0, 1 << 16, where(file, line_no, "ps_count")));
+        r.metric = get(13);
+        r.measured = parseNumber(get(14), where(file, line_no, "measured"));
+        if (r.id.empty())
+            throw InputError(where(file, line_no, "id") + ": empty");
+        if (!parsePrecision(r.precision))
+            throw InputError(where(file, line_no, "precision") + ": unknown '" + r.precision + "'");
+        if (!parseSyncStrategy(r.sync))
+            throw InputError(where(file, line_no, "sync") + ": unknown '" + r.sync + "'");
+        if (r.metric != "images_per_second" && r.metric != "fwd_bwd_ms" &&
+            r.metric != "forward_ms" && r.metric != "backward_ms")
+            throw InputError(where(file, line_no, "metric") + ": unknown '" + r.metric + "'");
+        rows.push_back(std::move(r));
+    }
+    if (!header)
+        throw InputError(file + ": empty, expected a header line");
+    return rows;
+}
+
+std::vector<ValidationRow> readValidationCsv(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw InputError(path + ": not a readable file");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec || size > kMaxCsvBytes)
+        throw InputError(path + ": larger than 16 MB, not a measurement file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path + ": cannot open");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseValidationCsv(text.str(), path);
+}
+
+ValidationResolver defaultResolver() {
+    // Each id is loaded once; the maps live as long as the resolver's copies.
+    struct Cache {
+        std::mutex mutex;
+        std::map<std::pair<std::string, int64_t>, std::shared_ptr<const AnalyzedNetwork>> networks;
+        std::map<std::string, GpuProfile> gpus;
+        std::map<std::string, SystemProfile> systems;
+        std::map<std::string, SoftwareProfile> software;
+    };
+    auto cache = std::make_shared<Cache>();
+    ValidationResolver r;
+    r.network = [cache](const std::string& id, int64_t image) {
+        std::lock_guard lock(cache->mutex);
+        auto& slot = cache->networks[{id, image}];
+        if (!slot) {
+            LoadOptions options;
+            options.image = image;
+            slot = loadNetwork(id, options);
+        }
+        return slot;
+    };
+    r.gpu = [cache](const std::string& id) {
+        std::lock_guard lock(cache->mutex);
+        auto it = cache->gpus.find(id);
+        if (it == cache->gpus.end())
+            it = cache->gpus.emplace(id, loadGpuProfile(id)).first;
+        return it->second;
+    };
+    r.system = [cache](const std::string& id) {
+        std::lock_guard lock(cache->mutex);
+        auto it = cache->systems.find(id);
+        if (it == cache->systems.end())
+            it = cache->systems.emplace(id, loadSystemProfile(id)).first;
+        return it->second;
+    };
+    r.software = [cache](const std::string& id) {
+        std::lock_guard lock(cache->mutex);
+        auto it = cache->software.find(id);
+        if (it == cache->software.end())
+            it = cache->software.emplace(id, loadSoftwareProfile(id)).first;
+        return it->second;
+    };
+    return r;
+}
+
+Scenario scenarioForRow(const ValidationRow& row, const ValidationResolver& resolver) {
+    Scenario s;
+    s.network = resolver.network(row.network, row.image);
+    s.gpu = resolver.gpu(row.gpu);
+    s.system = resolver.system(row.system);
+    s.software = resolver.software(row.software);
+    s.batch_per_gpu = row.batch_per_gpu;
+    s.nodes = row.nodes;
+    s.gpus_per_node = row.gpus_per_node;
+    s.precision = parsePrecision(row.precision).value_or(Precision::FP32);
+    s.sync = parseSyncStrategy(row.sync).value_or(SyncStrategy::None);
+    s.ps_count = row.ps_count;
+    return s;
+}
+
+double metricValue(const Prediction& p, const std::string& metric) {
+    if (metric == "images_per_second")
+        return p.images_per_second;
+    if (metric == "fwd_bwd_ms")
+        return p.forward_ms + p.backward_ms;
+    if (metric == "forward_ms")
+        return p.forward_ms;
+    if (metric == "backward_ms")
+        return p.backward_ms;
+    throw InputError("unknown metric '" + metric + "'");
+}
+
+ValidationReport validate(const std::vector<ValidationRow>& rows,
+                          const ValidationResolver& resolver) {
+    ValidationReport report;
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> group_index;
+    double total = 0;
+    for (const ValidationRow& row : rows) {
+        RowResult r;
+        r.row = row;
+        try {
+            r.predicted = metricValue(predict(scenarioForRow(row, resolver)), row.metric);
+        } catch (const InputError& e) {
+            throw InputError("row " + row.id + ": " + e.what());
+        }
+        r.ape = std::abs(r.predicted - row.measured) / row.measured * 100.0;
+        total += r.ape;
+        const auto key = std::make_tuple(row.source, row.gpu, row.sync);
+        auto it = group_index.find(key);
+        if (it == group_index.end()) {
+            it = group_index.emplace(key, report.groups.size()).first;
+            report.groups.push_back({row.source, row.gpu, row.sync, 0, 0});
+        }
+        GroupResult& g = report.groups[it->second];
+        g.mape = (g.mape * g.rows + r.ape) / (g.rows + 1);
+        ++g.rows;
+        report.rows.push_back(std::move(r));
+    }
+    report.mape = rows.empty() ? 0 : total / static_cast<double>(rows.size());
+    return report;
+}
+
+} // namespace iterscope
