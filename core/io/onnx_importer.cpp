@@ -380,8 +380,11 @@ Network Importer::run() {
     net_.name = model_.graph_name.empty() ? "onnx" : model_.graph_name;
     for (const auto& info : model_.value_infos)
         declared_[info.name()] = shapeOf(info);
-    for (const auto& info : model_.outputs)
-        declared_[info.name()] = shapeOf(info);
+    for (const auto& info : model_.outputs) {
+        Dims dims = shapeOf(info);
+        if (!dims.empty())
+            declared_[info.name()] = std::move(dims);
+    }
     bindInputs();
     for (const auto& node : model_.nodes) {
         for (const std::string& in : node.input())

@@ -175,7 +175,7 @@ class WireReader {
         , context_(context) {}
 
     [[noreturn]] void fail(const std::string& what) const {
-        throw InputError(context_ + ": " + what);
+        throw InputError(context_ + ": invalid ONNX file: " + what);
     }
 
     // 0 at the end of the current limit; a corrupt tag is an error.
