@@ -139,8 +139,8 @@ int visibleGpuCount() {
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
         cudaGetLastError();
-        throw CudaError(std::string("no usable CUDA GPU: ") + cudaGetErrorString(status) +
-                        " (a GPU and its driver are needed to calibrate)");
+        throw CudaError(std::string("no CUDA GPU or driver found (cudaGetDeviceCount: ") +
+                        cudaGetErrorString(status) + "); calibrating needs a GPU");
     }
     if (count < 1)
         throw CudaError("no CUDA GPU is visible (check CUDA_VISIBLE_DEVICES)");
