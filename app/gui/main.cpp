@@ -1,0 +1,117 @@
+// iterscope: the desktop what-if analyzer (DESIGN.md "Interfaces"):
+//   iterscope [--network NETWORK] [scenario flags] [--screenshot FILE.png]
+#include "main_window.h"
+#include "settings_from_flags.h"
+
+#include "exporters.h"
+#include "options/scenario_options.h"
+#include "summary_panel.h"
+#include "util/error.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#ifndef ITERSCOPE_VERSION_STRING
+#define ITERSCOPE_VERSION_STRING "0"
+#endif
+
+namespace {
+const char* const kScenarioOptions[] = {
+    "--network",       "--gpu",     "--system",    "--software",  "--nodes",
+    "--gpus-per-node", "--batch",   "--image",     "--precision", "--sync",
+    "--allreduce",     "--overlap", "--bucket-mb", "--ps-count"};
+}
+
+int main(int argc, char** argv) {
+#ifdef ITERSCOPE_HAS_RESOURCES
+    Q_INIT_RESOURCE(iterscope);
+#endif
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Iterscope"));
+    QApplication::setOrganizationName(QStringLiteral("Iterscope"));
+    QApplication::setApplicationVersion(QStringLiteral(ITERSCOPE_VERSION_STRING));
+
+    CLI::App cli{"iterscope: what-if analyzer for CNN training iteration time on multi-GPU "
+                 "platforms",
+                 "iterscope"};
+    cli.set_version_flag("--version", std::string("iterscope ") + ITERSCOPE_VERSION_STRING);
+    iterscope::ScenarioFlags flags;
+    iterscope::addScenarioFlags(&cli, flags);
+    std::string screenshot;
+    std::string screenshot_state = "ready";
+    bool dark = false;
+    cli.add_option("--screenshot", screenshot,
+                   "Render the main window once to this PNG file and exit");
+    cli.add_option("--screenshot-state", screenshot_state,
+                   "ready (default): after the prediction is shown; loading: while it computes")
+        ->check(CLI::IsMember({"ready", "loading"}));
+    cli.add_flag("--dark", dark, "Use a dark palette");
+    // Qt has removed its own options (-style, ...) from argv by now.
+    try {
+        cli.parse(QApplication::arguments().size(), argv);
+    } catch (const CLI::CallForHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return cli.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "iterscope: " << e.what() << " (see --help)\n";
+        return 1;
+    }
+
+    bool scenario_given = false;
+    for (const char* option : kScenarioOptions)
+        scenario_given = scenario_given || cli.count(option) > 0;
+
+    iterscope::ui::ScenarioSettings settings;
+    try {
+        settings = iterscope::ui::settingsFromFlags(flags);
+    } catch (const iterscope::InputError& e) {
+        std::cerr << "iterscope: " << e.what() << "\n";
+        return 1;
+    }
+
+    // A screenshot neither reads nor writes the user's settings, so it is reproducible.
+    const bool shooting = !screenshot.empty();
+    iterscope::ui::MainWindow window(!shooting);
+    if (dark)
+        window.setDarkTheme(true);
+    if (shooting) {
+        window.setAttribute(Qt::WA_DontShowOnScreen,
+                            QGuiApplication::platformName() != "offscreen");
+        window.resize(1600, 1000);
+        window.show();
+        QCoreApplication::processEvents(); // settle the layout before any request
+        if (screenshot_state == "loading") {
+            // The result arrives as a queued call; without an event loop turn the window
+            // stays in its loading state for the picture.
+            window.setScenario(settings);
+            window.showBusyIndicator();
+        } else {
+            window.setScenario(settings);
+            if (!window.waitForResult(120000)) {
+                std::cerr << "iterscope: the prediction did not finish in time\n";
+                return 1;
+            }
+        }
+        QString error;
+        if (!window.lastError().isEmpty() && !window.currentResult()) {
+            std::cerr << "iterscope: " << window.lastError().toStdString() << "\n";
+            return 1;
+        }
+        const QString path = QString::fromStdString(screenshot);
+        if (!iterscope::ui::exportWidget(&window, path, &error, 1.0)) {
+            std::cerr << "iterscope: " << error.toStdString() << "\n";
+            return 1;
+        }
+        return 0;
+    }
+
+    if (scenario_given || !window.restoreLastSession())
+        window.setScenario(settings);
+    window.show();
+    return QApplication::exec();
+}

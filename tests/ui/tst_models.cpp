@@ -1,0 +1,160 @@
+// The layer table model over a hand-made Prediction: structure under
+// QAbstractItemModelTester, totals that stay last whatever the sort, filtering, CSV.
+#include "exporters.h"
+#include "layer_table_model.h"
+
+#include "network/analysis.h"
+#include "network/zoo.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace iterscope;
+using namespace iterscope::ui;
+
+namespace {
+// A prediction as the model would give it, with made-up but consistent numbers: the item
+// model must show what it is given, so the numbers need not be realistic.
+ResultPtr handMadeResult() {
+    auto net = std::make_shared<AnalyzedNetwork>();
+    net->network = *zooNetwork("alexnet");
+    net->analysis = analyze(net->network);
+    net->source = "alexnet";
+    auto result = std::make_shared<PredictionResult>();
+    result->network = net;
+    result->settings.batch = 32;
+    result->gpu.memory_bytes = int64_t{16} << 30;
+    auto& p = result->prediction;
+    for (std::size_t i = 1; i < net->network.layers.size(); ++i) {
+        LayerTiming t;
+        t.layer = i;
+        t.forward_ms = 0.1 * double(i);
+        t.backward_ms = 0.2 * double(i);
+        t.forward_bound = i % 2 ? Bound::Compute : Bound::Memory;
+        t.backward_bound = Bound::Memory;
+        t.gradient_bytes = net->analysis.layers[i].params * 4;
+        t.bucket = t.gradient_bytes ? int(i % 3) : -1;
+        p.layers.push_back(t);
+        p.forward_ms += t.forward_ms;
+        p.backward_ms += t.backward_ms;
+    }
+    p.iteration_ms = p.forward_ms + p.backward_ms + 1;
+    p.images_per_second = 32 / p.iteration_ms * 1000;
+    return result;
+}
+
+int totalsRow(const QAbstractItemModel& m) {
+    for (int r = 0; r < m.rowCount(); ++r)
+        if (m.index(r, 0).data(LayerTableModel::IsTotalsRole).toBool())
+            return r;
+    return -1;
+}
+} // namespace
+
+class TestModels : public QObject {
+    Q_OBJECT
+  private slots:
+    void theLayerModelPassesTheModelTester() {
+        LayerTableModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0); // no result yet: an empty table, not a crash
+        const auto result = handMadeResult();
+        model.setResult(result);
+        QCOMPARE(model.rowCount(), int(result->prediction.layers.size()) + 1);
+        QCOMPARE(model.columnCount(), int(LayerTableModel::ColumnCount));
+        model.setResult(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void cellsShowTheResultsNumbers() {
+        LayerTableModel model;
+        const auto result = handMadeResult();
+        model.setResult(result);
+        const auto& first = result->prediction.layers.front();
+        QCOMPARE(model.index(0, LayerTableModel::Name).data().toString(),
+                 QString::fromStdString(result->network->network.layers[first.layer].name));
+        QCOMPARE(
+            model.index(0, LayerTableModel::Forward).data(LayerTableModel::SortRole).toDouble(),
+            first.forward_ms);
+        QCOMPARE(model.index(0, LayerTableModel::Forward).data().toString(),
+                 QStringLiteral("100 µs"));
+        QCOMPARE(model.index(0, LayerTableModel::BoundBy).data().toString(),
+                 QStringLiteral("compute / memory"));
+        QCOMPARE(model.index(0, LayerTableModel::Macs).data(LayerTableModel::SortRole).toLongLong(),
+                 result->network->analysis.layers[first.layer].macs * 32);
+        const int totals = totalsRow(model);
+        QCOMPARE(totals, model.rowCount() - 1);
+        QCOMPARE(model.index(totals, LayerTableModel::Forward)
+                     .data(LayerTableModel::SortRole)
+                     .toDouble(),
+                 result->prediction.forward_ms);
+        QCOMPARE(model.index(totals, LayerTableModel::Params)
+                     .data(LayerTableModel::SortRole)
+                     .toLongLong(),
+                 result->network->analysis.total_params);
+        QCOMPARE(model.rowForLayer(long(first.layer)), 0);
+        QCOMPARE(model.rowForLayer(0), -1); // the input layer has no timing row
+    }
+
+    void totalsStayLastInEitherSortOrder() {
+        LayerTableModel model;
+        LayerFilterModel proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setResult(handMadeResult());
+        for (auto order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            proxy.sort(LayerTableModel::Backward, order);
+            QCOMPARE(totalsRow(proxy), proxy.rowCount() - 1);
+            const double a = proxy.index(0, LayerTableModel::Backward)
+                                 .data(LayerTableModel::SortRole)
+                                 .toDouble();
+            const double b = proxy.index(1, LayerTableModel::Backward)
+                                 .data(LayerTableModel::SortRole)
+                                 .toDouble();
+            QVERIFY(order == Qt::AscendingOrder ? a <= b : a >= b);
+        }
+    }
+
+    void theFilterMatchesNamesAndTypesButKeepsTotals() {
+        LayerTableModel model;
+        LayerFilterModel proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setResult(handMadeResult());
+        proxy.setFilterFixedString(QStringLiteral("convolution"));
+        QCOMPARE(proxy.rowCount(), 5 + 1); // AlexNet's five convolutions and the totals
+        proxy.setFilterFixedString(QStringLiteral("no such layer"));
+        QCOMPARE(proxy.rowCount(), 1);
+        QCOMPARE(totalsRow(proxy), 0);
+    }
+
+    void csvHoldsRawNumbersWithAHeader() {
+        LayerTableModel model;
+        LayerFilterModel proxy;
+        proxy.setSourceModel(&model);
+        model.setResult(handMadeResult());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("layers.csv"));
+        QString error;
+        QVERIFY2(exportCsv(proxy, path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), model.rowCount() + 1);
+        QVERIFY(lines[0].startsWith(QStringLiteral("layer,type,output,params,macs,forward_ms")));
+        const auto fields = lines[1].split(',');
+        QCOMPARE(fields.size(), int(LayerTableModel::ColumnCount));
+        QCOMPARE(fields[LayerTableModel::Forward].toDouble(), 0.1);
+        QVERIFY(lines.last().startsWith(QStringLiteral("Total")));
+        QVERIFY(!exportCsv(proxy, dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
+        QVERIFY(error.contains(QStringLiteral("x.csv")));
+    }
+};
+
+QTEST_MAIN(TestModels)
+#include "tst_models.moc"

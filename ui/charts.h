@@ -1,0 +1,102 @@
+// Qt Charts views: throughput and scaling efficiency against GPU count (log2) and batch,
+// with up to four pinned scenarios overlaid; and the most expensive layers as bars.
+// Series are created once and refilled with replace(), which keeps a slider drag cheap.
+#pragma once
+
+#include "predictor.h"
+
+#include <QList>
+#include <QWidget>
+#include <QtCharts/QChartView>
+
+#include <array>
+
+QT_BEGIN_NAMESPACE
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+class QLogValueAxis;
+class QBarSet;
+class QBarCategoryAxis;
+class QHorizontalStackedBarSeries;
+QT_END_NAMESPACE
+
+namespace iterscope::ui {
+
+struct PinnedCurves {
+    ScenarioSettings settings;
+    ScalingCurves curves;
+};
+
+class ScalingChartsView : public QWidget {
+    Q_OBJECT
+  public:
+    static constexpr int kMaxPins = 4;
+
+    explicit ScalingChartsView(QWidget* parent = nullptr);
+
+    void setResult(ResultPtr result);
+    // Pins the current scenario; the oldest pin goes when there are already four.
+    bool pinCurrent();
+    void setPins(const QList<PinnedCurves>& pins);
+    const QList<PinnedCurves>& pins() const { return m_pins; }
+    void clearPins();
+
+    QChartView* gpuChart() const { return m_gpu_view; }
+    QChartView* batchChart() const { return m_batch_view; }
+
+  signals:
+    void pinsChanged();
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    struct Slot {
+        QLineSeries* throughput = nullptr;
+        QLineSeries* efficiency = nullptr;
+    };
+    struct Chart {
+        QChart* chart = nullptr;
+        QLogValueAxis* x = nullptr;
+        QValueAxis* throughput = nullptr;
+        QValueAxis* efficiency = nullptr;
+        std::array<Slot, kMaxPins + 1> lines;
+        QScatterSeries* marker = nullptr;   // where the current scenario sits
+        QScatterSeries* overflow = nullptr; // batches that do not fit in memory
+    };
+    Chart makeChart(const QString& title, const QString& x_title);
+    void refresh();
+    void fill(Chart& chart, bool by_gpus);
+    void applyTheme();
+
+    ResultPtr m_result;
+    QList<PinnedCurves> m_pins;
+    Chart m_gpu;
+    Chart m_batch;
+    QChartView* m_gpu_view = nullptr;
+    QChartView* m_batch_view = nullptr;
+};
+
+class LayerChartView : public QChartView {
+    Q_OBJECT
+  public:
+    static constexpr int kLayers = 15;
+    explicit LayerChartView(QWidget* parent = nullptr);
+    void setResult(ResultPtr result);
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    QHorizontalStackedBarSeries* m_series = nullptr;
+    QBarSet* m_forward = nullptr;
+    QBarSet* m_backward = nullptr;
+    QBarCategoryAxis* m_layers = nullptr;
+    QValueAxis* m_ms = nullptr;
+};
+
+// Dark chart theme under a dark palette, light otherwise.
+bool isDarkPalette(const QPalette& palette);
+
+} // namespace iterscope::ui

@@ -1,0 +1,22 @@
+// Human-readable figures for labels, tables and axes. One place, so that every view
+// shows the same number the same way.
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+
+namespace iterscope::ui {
+
+// 0.000123 ms -> "123 ns", 0.42 -> "420 µs", 12.3 -> "12.3 ms", 1234 -> "1.23 s".
+QString formatMs(double ms);
+// Binary units, since GPU memory is sold in GiB: "15.8 GiB", "512 MiB".
+QString formatBytes(int64_t bytes);
+// SI prefixes for counts: "25.6 M", "4.11 G".
+QString formatCount(double count);
+// "1,234 img/s" style for throughput.
+QString formatRate(double per_second);
+// 0.873 -> "87.3 %".
+QString formatPercent(double fraction);
+
+} // namespace iterscope::ui

@@ -1,0 +1,256 @@
+#include "predictor.h"
+
+#include "hardware/profile_loader.h"
+#include "io/network_loader.h"
+#include "model/model.h"
+#include "util/error.h"
+
+#include <QElapsedTimer>
+#include <QMetaObject>
+
+#include <algorithm>
+#include <exception>
+
+namespace iterscope::ui {
+namespace {
+std::string toStd(const QString& s) {
+    return s.toStdString();
+}
+
+template <typename Map, typename Load>
+auto cached(std::mutex& mutex, Map& map, const QString& id, Load load) {
+    const std::string key = toStd(id);
+    {
+        std::lock_guard lock(mutex);
+        if (auto it = map.find(key); it != map.end())
+            return it->second;
+    }
+    // Loading happens outside the lock; two threads loading the same file is harmless.
+    auto value = load(key);
+    std::lock_guard lock(mutex);
+    return map.emplace(key, std::move(value)).first->second;
+}
+
+// Power-of-two GPU counts filled node by node, as one would buy them.
+std::optional<std::pair<int, int>> layoutFor(int gpus, const SystemProfile& system) {
+    int per_node = 1;
+    while (per_node * 2 <= std::max(1, system.gpus_per_node) && per_node * 2 <= gpus)
+        per_node *= 2;
+    const int nodes = gpus / per_node;
+    if (nodes > std::max(1, system.max_nodes))
+        return std::nullopt;
+    return std::pair{nodes, per_node};
+}
+
+std::optional<Prediction> tryPredict(const Scenario& s) {
+    try {
+        return predict(s);
+    } catch (const InputError&) {
+        return std::nullopt; // a point the model rejects is left out of the curve
+    }
+}
+
+void fixSyncForCount(Scenario& s, const ScenarioSettings& settings) {
+    if (s.totalGpus() == 1)
+        s.sync = SyncStrategy::None;
+    else if (s.sync == SyncStrategy::None) {
+        const auto fallback = parseSyncStrategy(
+            settings.sync.isEmpty() ? s.software.default_sync : settings.sync.toStdString());
+        s.sync =
+            fallback && *fallback != SyncStrategy::None ? *fallback : SyncStrategy::AllreduceNccl;
+    }
+}
+} // namespace
+
+std::shared_ptr<const AnalyzedNetwork> ComputeCache::network(const QString& id_or_path, int image) {
+    const auto key = std::pair{toStd(id_or_path), image};
+    {
+        std::lock_guard lock(m_mutex);
+        if (auto it = m_networks.find(key); it != m_networks.end())
+            return it->second;
+    }
+    LoadOptions options;
+    options.image = image;
+    auto loaded = loadNetwork(key.first, options);
+    std::lock_guard lock(m_mutex);
+    return m_networks.emplace(key, std::move(loaded)).first->second;
+}
+
+bool ComputeCache::hasNetwork(const QString& id_or_path, int image) const {
+    std::lock_guard lock(m_mutex);
+    return m_networks.count(std::pair{toStd(id_or_path), image}) != 0;
+}
+
+GpuProfile ComputeCache::gpu(const QString& id) {
+    return cached(m_mutex, m_gpus, id, [](const std::string& k) { return loadGpuProfile(k); });
+}
+
+SystemProfile ComputeCache::system(const QString& id) {
+    return cached(m_mutex, m_systems, id,
+                  [](const std::string& k) { return loadSystemProfile(k); });
+}
+
+SoftwareProfile ComputeCache::software(const QString& id) {
+    return cached(m_mutex, m_software, id,
+                  [](const std::string& k) { return loadSoftwareProfile(k); });
+}
+
+Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
+    Scenario s;
+    s.network = cache.network(settings.network, settings.image);
+    s.gpu = cache.gpu(settings.gpu);
+    s.system = cache.system(settings.system);
+    s.software = cache.software(settings.software);
+    s.batch_per_gpu = settings.batch;
+    s.nodes = settings.nodes;
+    s.gpus_per_node = settings.gpus_per_node;
+    const auto precision = parsePrecision(settings.precision.toStdString());
+    if (!precision)
+        throw InputError("precision: unknown '" + settings.precision.toStdString() +
+                         "' (fp32, tf32 or amp)");
+    s.precision = *precision;
+    const std::string sync =
+        settings.sync.isEmpty() ? s.software.default_sync : settings.sync.toStdString();
+    const auto strategy = parseSyncStrategy(sync);
+    if (!strategy)
+        throw InputError("sync: unknown strategy '" + sync + "'");
+    s.sync = *strategy;
+    const auto algorithm = parseAllreduceAlgorithm(settings.allreduce.toStdString());
+    if (!algorithm)
+        throw InputError("allreduce: unknown algorithm '" + settings.allreduce.toStdString() + "'");
+    s.allreduce = *algorithm;
+    s.overlap = settings.overlap;
+    s.bucket_mb = settings.bucket_mb;
+    // One GPU exchanges nothing, whatever strategy the platform prefers.
+    if (s.totalGpus() == 1)
+        s.sync = SyncStrategy::None;
+    return s;
+}
+
+ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, quint64 id) {
+    QElapsedTimer timer;
+    timer.start();
+    auto result = std::make_shared<PredictionResult>();
+    result->id = id;
+    result->settings = settings;
+    const Scenario scenario = buildScenario(settings, cache);
+    result->network = scenario.network;
+    result->gpu = scenario.gpu;
+    result->system = scenario.system;
+    result->prediction = predict(scenario);
+
+    Scenario one = scenario;
+    one.nodes = 1;
+    one.gpus_per_node = 1;
+    fixSyncForCount(one, settings);
+    const auto single = tryPredict(one);
+    result->single_gpu_images_per_second = single ? single->images_per_second : 0;
+    if (result->single_gpu_images_per_second > 0)
+        result->scaling_efficiency = result->prediction.images_per_second /
+                                     (scenario.totalGpus() * result->single_gpu_images_per_second);
+
+    for (int gpus = 1; gpus <= ScenarioSettings::kMaxGpus; gpus *= 2) {
+        const auto layout = layoutFor(gpus, scenario.system);
+        if (!layout)
+            break;
+        Scenario s = scenario;
+        s.nodes = layout->first;
+        s.gpus_per_node = layout->second;
+        fixSyncForCount(s, settings);
+        if (const auto p = tryPredict(s)) {
+            const double base = result->single_gpu_images_per_second;
+            result->curves.by_gpus.push_back({double(gpus), p->images_per_second,
+                                              base > 0 ? p->images_per_second / (gpus * base) : 0,
+                                              p->fits_in_memory});
+        }
+    }
+    for (int batch = 1; batch <= ScenarioSettings::kMaxBatch; batch *= 2) {
+        Scenario s = scenario;
+        s.batch_per_gpu = batch;
+        Scenario s1 = s;
+        s1.nodes = 1;
+        s1.gpus_per_node = 1;
+        fixSyncForCount(s1, settings);
+        const auto p = tryPredict(s);
+        const auto p1 = tryPredict(s1);
+        if (p) {
+            const double base = p1 ? p1->images_per_second : 0;
+            result->curves.by_batch.push_back(
+                {double(batch), p->images_per_second,
+                 base > 0 ? p->images_per_second / (scenario.totalGpus() * base) : 0,
+                 p->fits_in_memory});
+        }
+    }
+    result->compute_ms = double(timer.nsecsElapsed()) / 1e6;
+    return result;
+}
+
+Predictor::Predictor(QObject* parent)
+    : QObject(parent) {
+    // One worker: requests are coalesced, never run side by side.
+    m_pool.setMaxThreadCount(1);
+}
+
+Predictor::~Predictor() {
+    m_pending.reset();
+    m_pool.waitForDone();
+}
+
+bool Predictor::needsLoad(const ScenarioSettings& settings) const {
+    return !m_cache->hasNetwork(settings.network, settings.image);
+}
+
+quint64 Predictor::request(const ScenarioSettings& settings) {
+    const bool was_busy = isBusy();
+    m_latest = ++m_next;
+    m_pending = Job{m_latest, settings};
+    if (!m_running)
+        startPending();
+    if (!was_busy)
+        emit busyChanged(true);
+    return m_latest;
+}
+
+void Predictor::startPending() {
+    if (!m_pending)
+        return;
+    Job job = std::move(*m_pending);
+    m_pending.reset();
+    m_running = true;
+    auto cache = m_cache;
+    m_pool.start([this, job = std::move(job), cache] {
+        ResultPtr result;
+        QString error;
+        try {
+            result = computeResult(job.settings, *cache, job.id);
+        } catch (const std::bad_alloc&) {
+            error = QStringLiteral("out of memory");
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        // Results cross back as a queued call carrying an immutable value.
+        QMetaObject::invokeMethod(
+            this,
+            [this, id = job.id, settings = job.settings, result, error] {
+                onJobDone(id, settings, result, error);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void Predictor::onJobDone(quint64 id, const ScenarioSettings& settings, ResultPtr result,
+                          const QString& error) {
+    m_running = false;
+    if (id == m_latest) {
+        if (result)
+            emit finished(result);
+        else
+            emit failed(id, settings, error);
+    }
+    if (m_pending)
+        startPending();
+    else
+        emit busyChanged(false);
+}
+
+} // namespace iterscope::ui

@@ -1,0 +1,113 @@
+// Runs the model off the GUI thread. Each request gets an id; while one computation runs,
+// newer requests replace the waiting one, and a result is delivered only when it answers
+// the newest request ("latest request wins"), so dragging a slider never queues work and
+// never shows a stale answer.
+#pragma once
+
+#include "scenario_settings.h"
+
+#include "hardware/hardware.h"
+#include "model/prediction.h"
+#include "model/scenario.h"
+
+#include <QObject>
+#include <QThreadPool>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iterscope::ui {
+
+struct CurvePoint {
+    double x = 0; // GPU count or batch per GPU
+    double images_per_second = 0;
+    double efficiency = 0; // images/s against x times one GPU's (GPU curve) or the point's own
+    bool fits_in_memory = true;
+};
+
+// Throughput and scaling efficiency over GPU count (1, 2, 4, ... 1024, at the scenario's
+// batch) and over batch per GPU (1, 2, ... 1024, at the scenario's GPU count).
+struct ScalingCurves {
+    std::vector<CurvePoint> by_gpus;
+    std::vector<CurvePoint> by_batch;
+};
+
+struct PredictionResult {
+    quint64 id = 0;
+    ScenarioSettings settings;
+    std::shared_ptr<const AnalyzedNetwork> network;
+    GpuProfile gpu;
+    SystemProfile system;
+    Prediction prediction;
+    double single_gpu_images_per_second = 0; // same batch, one GPU
+    double scaling_efficiency = 1;           // images/s over GPUs × single GPU's
+    ScalingCurves curves;
+    double compute_ms = 0; // wall time of this computation, for the status bar
+};
+using ResultPtr = std::shared_ptr<const PredictionResult>;
+
+// Profiles and analyzed networks by id, so a slider move only predicts. Thread-safe.
+class ComputeCache {
+  public:
+    std::shared_ptr<const AnalyzedNetwork> network(const QString& id_or_path, int image);
+    bool hasNetwork(const QString& id_or_path, int image) const;
+    GpuProfile gpu(const QString& id);
+    SystemProfile system(const QString& id);
+    SoftwareProfile software(const QString& id);
+
+  private:
+    mutable std::mutex m_mutex;
+    std::map<std::pair<std::string, int>, std::shared_ptr<const AnalyzedNetwork>> m_networks;
+    std::map<std::string, GpuProfile> m_gpus;
+    std::map<std::string, SystemProfile> m_systems;
+    std::map<std::string, SoftwareProfile> m_software;
+};
+
+// The core Scenario for a set of choices. Throws InputError naming the bad choice.
+Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache);
+
+// Everything the views show for one set of choices, computed synchronously (the CLI's
+// export-chart uses this directly). Throws InputError.
+ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, quint64 id = 0);
+
+class Predictor : public QObject {
+    Q_OBJECT
+  public:
+    explicit Predictor(QObject* parent = nullptr);
+    ~Predictor() override;
+
+    // Returns the request's id; the newest id is the only one answered.
+    quint64 request(const ScenarioSettings& settings);
+    quint64 latestId() const { return m_latest; }
+    bool isBusy() const { return m_running || m_pending.has_value(); }
+    // Whether the request would have to load a network first (slow for big files).
+    bool needsLoad(const ScenarioSettings& settings) const;
+    ComputeCache& cache() { return *m_cache; }
+
+  signals:
+    void busyChanged(bool busy);
+    void finished(iterscope::ui::ResultPtr result);
+    void failed(quint64 id, const iterscope::ui::ScenarioSettings& settings, const QString& error);
+
+  private:
+    struct Job {
+        quint64 id = 0;
+        ScenarioSettings settings;
+    };
+    void startPending();
+    void onJobDone(quint64 id, const ScenarioSettings& settings, ResultPtr result,
+                   const QString& error);
+
+    std::shared_ptr<ComputeCache> m_cache = std::make_shared<ComputeCache>();
+    QThreadPool m_pool;
+    quint64 m_next = 0;
+    quint64 m_latest = 0;
+    bool m_running = false;
+    std::optional<Job> m_pending;
+};
+
+} // namespace iterscope::ui

@@ -1,0 +1,376 @@
+#include "scenario_panel.h"
+
+#include "predictor.h"
+
+#include "hardware/profile_loader.h"
+#include "model/scenario.h"
+#include "network/zoo.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+
+#include <bit>
+#include <exception>
+
+namespace iterscope::ui {
+namespace {
+int floorLog2(int v) {
+    return v <= 1 ? 0 : std::bit_width(static_cast<unsigned>(v)) - 1;
+}
+
+QLabel* noteLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setEnabled(false); // the palette's muted text colour, on light and dark themes
+    return label;
+}
+
+QString gpuCountText(int nodes, int per_node) {
+    const int total = nodes * per_node;
+    return ScenarioPanel::tr("%1 GPU(s) = %2 node(s) × %3", nullptr, total)
+        .arg(total)
+        .arg(nodes)
+        .arg(per_node);
+}
+
+const SyncStrategy kStrategies[] = {SyncStrategy::AllreduceNccl, SyncStrategy::AllreduceCopy,
+                                    SyncStrategy::PsCpu, SyncStrategy::PsGpu,
+                                    SyncStrategy::DistributedReplicated};
+const AllreduceAlgorithm kAlgorithms[] = {AllreduceAlgorithm::Auto, AllreduceAlgorithm::Ring,
+                                          AllreduceAlgorithm::Tree,
+                                          AllreduceAlgorithm::Hierarchical};
+} // namespace
+
+ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
+    : QWidget(parent)
+    , m_cache(cache) {
+    auto* form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+
+    m_network = new QComboBox(this);
+    m_network->setToolTip(tr("The network to train: a built-in one, or a file opened with "
+                             "File › Open (.onnx, .prototxt, .json)"));
+    form->addRow(tr("&Network:"), m_network);
+
+    m_gpu = new QComboBox(this);
+    m_gpu->setToolTip(tr("The GPU model, described by its spec sheet (profiles/gpus)"));
+    m_gpu_summary = noteLabel(this);
+    form->addRow(tr("&GPU:"), m_gpu);
+    form->addRow(QString(), m_gpu_summary);
+
+    m_system = new QComboBox(this);
+    m_system->setToolTip(tr("The machine and interconnect: PCIe tree, NVLink or NVSwitch "
+                            "inside a node, Ethernet or InfiniBand between nodes"));
+    m_system_summary = noteLabel(this);
+    form->addRow(tr("S&ystem:"), m_system);
+    form->addRow(QString(), m_system_summary);
+
+    m_gpu_slider = new QSlider(Qt::Horizontal, this);
+    m_gpu_slider->setRange(0, floorLog2(ScenarioSettings::kMaxGpus));
+    m_gpu_slider->setPageStep(1);
+    m_gpu_slider->setTickPosition(QSlider::TicksBelow);
+    m_gpu_slider->setToolTip(tr("GPUs in total, in powers of two from 1 to 1024; nodes fill "
+                                "up first"));
+    m_gpu_count = new QLabel(this);
+    form->addRow(tr("GPUs in &total:"), m_gpu_slider);
+    form->addRow(QString(), m_gpu_count);
+
+    auto* layout_row = new QHBoxLayout;
+    m_nodes = new QSpinBox(this);
+    m_nodes->setToolTip(tr("Nodes (machines) joined by the system's network"));
+    m_gpus_per_node = new QSpinBox(this);
+    m_gpus_per_node->setToolTip(tr("GPUs used in each node, at most what the system holds"));
+    layout_row->addWidget(m_nodes);
+    layout_row->addWidget(new QLabel(tr("nodes ×"), this));
+    layout_row->addWidget(m_gpus_per_node);
+    layout_row->addWidget(new QLabel(tr("GPUs/node"), this));
+    layout_row->addStretch();
+    form->addRow(tr("&Layout:"), layout_row);
+
+    auto* batch_row = new QHBoxLayout;
+    m_batch_slider = new QSlider(Qt::Horizontal, this);
+    m_batch_slider->setRange(0, floorLog2(ScenarioSettings::kMaxBatch));
+    m_batch_slider->setPageStep(1);
+    m_batch_slider->setTickPosition(QSlider::TicksBelow);
+    m_batch_slider->setToolTip(tr("Minibatch per GPU, in powers of two from 1 to 1024; the "
+                                  "box beside it takes any value"));
+    m_batch = new QSpinBox(this);
+    m_batch->setRange(1, ScenarioSettings::kMaxBatch);
+    m_batch->setToolTip(tr("Minibatch per GPU (images each GPU processes per iteration)"));
+    batch_row->addWidget(m_batch_slider, 1);
+    batch_row->addWidget(m_batch);
+    form->addRow(tr("&Batch per GPU:"), batch_row);
+
+    m_image = new QSpinBox(this);
+    m_image->setRange(0, 1024);
+    m_image->setSpecialValueText(tr("network default"));
+    m_image->setSuffix(tr(" px"));
+    m_image->setToolTip(tr("Square input image size; the network's own (224, 227 or 299) "
+                           "when left at its default"));
+    form->addRow(tr("&Image size:"), m_image);
+
+    m_precision = new QComboBox(this);
+    m_precision->addItem(tr("FP32"), QStringLiteral("fp32"));
+    m_precision->addItem(tr("TF32 tensor cores"), QStringLiteral("tf32"));
+    m_precision->addItem(tr("Mixed (FP16 tensor cores)"), QStringLiteral("amp"));
+    m_precision->setToolTip(tr("Arithmetic: plain FP32 lanes, TF32 tensor cores (Ampere and "
+                               "later), or mixed precision with FP16 tensor cores and FP32 "
+                               "master weights"));
+    form->addRow(tr("&Precision:"), m_precision);
+
+    m_software = new QComboBox(this);
+    m_software->setToolTip(tr("Framework and cuDNN generation: per-layer overhead, "
+                              "convolution algorithms and efficiencies (profiles/software)"));
+    form->addRow(tr("&Software:"), m_software);
+
+    m_sync = new QComboBox(this);
+    m_sync->setToolTip(tr("How gradients are exchanged: NCCL all-reduce, plain copies, a "
+                          "parameter server on the CPU or sharded over the GPUs, or local "
+                          "aggregation then parameter servers across nodes"));
+    m_sync->addItem(tr("Platform default"), QString());
+    for (auto s : kStrategies)
+        m_sync->addItem(QString::fromLatin1(syncStrategyName(s)),
+                        QString::fromLatin1(syncStrategyName(s)));
+    form->addRow(tr("S&trategy:"), m_sync);
+
+    m_allreduce = new QComboBox(this);
+    m_allreduce->setToolTip(tr("All-reduce algorithm: ring (bandwidth-optimal), tree "
+                               "(latency-optimal), hierarchical (inside nodes first), or auto "
+                               "to let the model choose the fastest"));
+    for (auto a : kAlgorithms)
+        m_allreduce->addItem(QString::fromLatin1(allreduceAlgorithmName(a)),
+                             QString::fromLatin1(allreduceAlgorithmName(a)));
+    form->addRow(tr("&All-reduce:"), m_allreduce);
+
+    m_overlap = new QCheckBox(tr("Overlap exchange with backward"), this);
+    m_overlap->setToolTip(tr("Send each gradient bucket as soon as backward has produced it "
+                             "(wait-free backpropagation), instead of after backward ends"));
+    form->addRow(QString(), m_overlap);
+
+    m_bucket = new QDoubleSpinBox(this);
+    m_bucket->setRange(0.25, 1024);
+    m_bucket->setDecimals(2);
+    m_bucket->setSuffix(tr(" MB"));
+    m_bucket->setToolTip(tr("Gradient bucket size: gradients travel in buckets of this size "
+                            "(PyTorch DDP uses 25 MB)"));
+    form->addRow(tr("B&ucket size:"), m_bucket);
+
+    populate();
+    setSettings(ScenarioSettings{});
+
+    const auto changed = [this] { emitChanged(); };
+    connect(m_network, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_gpu, &QComboBox::currentIndexChanged, this, [this] {
+        updateLabels();
+        emitChanged();
+    });
+    connect(m_system, &QComboBox::currentIndexChanged, this, &ScenarioPanel::onSystemChanged);
+    connect(m_gpu_slider, &QSlider::valueChanged, this, &ScenarioPanel::onGpuSlider);
+    connect(m_nodes, &QSpinBox::valueChanged, this, &ScenarioPanel::onLayoutSpins);
+    connect(m_gpus_per_node, &QSpinBox::valueChanged, this, &ScenarioPanel::onLayoutSpins);
+    connect(m_batch_slider, &QSlider::valueChanged, this, &ScenarioPanel::onBatchSlider);
+    connect(m_batch, &QSpinBox::valueChanged, this, &ScenarioPanel::onBatchSpin);
+    connect(m_image, &QSpinBox::valueChanged, this, changed);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_software, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_sync, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_allreduce, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_overlap, &QCheckBox::toggled, this, changed);
+    connect(m_bucket, &QDoubleSpinBox::valueChanged, this, changed);
+}
+
+void ScenarioPanel::populate() {
+    for (const auto& id : zooIds())
+        m_network->addItem(QString::fromStdString(id), QString::fromStdString(id));
+    // A profile that fails to load is listed with its error rather than hidden, so a
+    // broken file in profiles/ is visible.
+    for (const auto& id : gpuIds()) {
+        const auto qid = QString::fromStdString(id);
+        try {
+            const auto gpu = m_cache.gpu(qid);
+            m_gpu->addItem(QStringLiteral("%1").arg(QString::fromStdString(gpu.name)), qid);
+            m_gpu->setItemData(m_gpu->count() - 1, QString::fromStdString(gpuSummary(gpu)),
+                               Qt::ToolTipRole);
+        } catch (const std::exception& e) {
+            m_gpu->addItem(qid + tr(" (broken profile)"), qid);
+            m_gpu->setItemData(m_gpu->count() - 1, QString::fromStdString(e.what()),
+                               Qt::ToolTipRole);
+        }
+    }
+    for (const auto& id : systemIds()) {
+        const auto qid = QString::fromStdString(id);
+        try {
+            const auto system = m_cache.system(qid);
+            m_system->addItem(QString::fromStdString(system.name), qid);
+            m_system->setItemData(m_system->count() - 1,
+                                  QString::fromStdString(systemSummary(system)), Qt::ToolTipRole);
+        } catch (const std::exception& e) {
+            m_system->addItem(qid + tr(" (broken profile)"), qid);
+            m_system->setItemData(m_system->count() - 1, QString::fromStdString(e.what()),
+                                  Qt::ToolTipRole);
+        }
+    }
+    for (const auto& id : softwareIds()) {
+        const auto qid = QString::fromStdString(id);
+        try {
+            const auto software = m_cache.software(qid);
+            m_software->addItem(QString::fromStdString(software.name.empty() ? id : software.name),
+                                qid);
+            m_software->setItemData(m_software->count() - 1,
+                                    QString::fromStdString(software.description), Qt::ToolTipRole);
+        } catch (const std::exception& e) {
+            m_software->addItem(qid + tr(" (broken profile)"), qid);
+        }
+    }
+}
+
+void ScenarioPanel::selectData(QComboBox* combo, const QString& value, const QString& label) {
+    int index = combo->findData(value);
+    if (index < 0) {
+        combo->addItem(label.isEmpty() ? value : label, value);
+        combo->setItemData(combo->count() - 1, value, Qt::ToolTipRole);
+        index = combo->count() - 1;
+    }
+    combo->setCurrentIndex(index);
+}
+
+ScenarioSettings ScenarioPanel::settings() const {
+    ScenarioSettings s;
+    s.network = m_network->currentData().toString();
+    s.gpu = m_gpu->currentData().toString();
+    s.system = m_system->currentData().toString();
+    s.software = m_software->currentData().toString();
+    s.nodes = m_nodes->value();
+    s.gpus_per_node = m_gpus_per_node->value();
+    s.batch = m_batch->value();
+    s.image = m_image->value();
+    s.precision = m_precision->currentData().toString();
+    s.sync = m_sync->currentData().toString();
+    s.allreduce = m_allreduce->currentData().toString();
+    s.overlap = m_overlap->isChecked();
+    s.bucket_mb = m_bucket->value();
+    return s;
+}
+
+void ScenarioPanel::setSettings(const ScenarioSettings& s) {
+    const QSignalBlocker blockers[] = {
+        QSignalBlocker(m_network),      QSignalBlocker(m_gpu),      QSignalBlocker(m_system),
+        QSignalBlocker(m_gpu_slider),   QSignalBlocker(m_nodes),    QSignalBlocker(m_gpus_per_node),
+        QSignalBlocker(m_batch_slider), QSignalBlocker(m_batch),    QSignalBlocker(m_image),
+        QSignalBlocker(m_precision),    QSignalBlocker(m_software), QSignalBlocker(m_sync),
+        QSignalBlocker(m_allreduce),    QSignalBlocker(m_overlap),  QSignalBlocker(m_bucket)};
+    selectData(m_network, s.network,
+               s.network.contains(QLatin1Char('/')) ? QFileInfo(s.network).fileName() : s.network);
+    selectData(m_gpu, s.gpu, {});
+    selectData(m_system, s.system, {});
+    selectData(m_software, s.software, {});
+    selectData(m_precision, s.precision, {});
+    selectData(m_sync, s.sync, {});
+    selectData(m_allreduce, s.allreduce, {});
+    updateLimits();
+    m_nodes->setValue(s.nodes);
+    m_gpus_per_node->setValue(s.gpus_per_node);
+    m_gpu_slider->setValue(floorLog2(s.totalGpus()));
+    m_batch->setValue(s.batch);
+    m_batch_slider->setValue(floorLog2(s.batch));
+    m_image->setValue(s.image);
+    m_overlap->setChecked(s.overlap);
+    m_bucket->setValue(s.bucket_mb);
+    updateLabels();
+}
+
+void ScenarioPanel::updateLimits() {
+    int per_node = 8, max_nodes = 1;
+    try {
+        const auto system = m_cache.system(m_system->currentData().toString());
+        per_node = std::max(1, system.gpus_per_node);
+        max_nodes = std::max(1, system.max_nodes);
+    } catch (const std::exception&) {
+        // The summary shows the load error once the prediction fails.
+    }
+    m_gpus_per_node->setRange(1, std::min(per_node, ScenarioSettings::kMaxGpus));
+    m_nodes->setRange(1, std::min(max_nodes, ScenarioSettings::kMaxGpus));
+    int max_exponent = 0;
+    while (max_exponent < floorLog2(ScenarioSettings::kMaxGpus) &&
+           (1 << (max_exponent + 1)) <= per_node * max_nodes)
+        ++max_exponent;
+    m_gpu_slider->setMaximum(max_exponent);
+}
+
+void ScenarioPanel::updateLabels() {
+    m_gpu_count->setText(gpuCountText(m_nodes->value(), m_gpus_per_node->value()));
+    m_gpu_summary->setText(m_gpu->currentData(Qt::ToolTipRole).toString());
+    m_system_summary->setText(m_system->currentData(Qt::ToolTipRole).toString());
+}
+
+void ScenarioPanel::onGpuSlider(int exponent) {
+    const int total = 1 << exponent;
+    int per_node = 1;
+    while (per_node * 2 <= total && per_node * 2 <= m_gpus_per_node->maximum())
+        per_node *= 2;
+    {
+        const QSignalBlocker a(m_nodes), b(m_gpus_per_node);
+        m_gpus_per_node->setValue(per_node);
+        m_nodes->setValue(total / per_node);
+    }
+    updateLabels();
+    emitChanged();
+}
+
+void ScenarioPanel::onLayoutSpins() {
+    {
+        const QSignalBlocker block(m_gpu_slider);
+        m_gpu_slider->setValue(floorLog2(m_nodes->value() * m_gpus_per_node->value()));
+    }
+    updateLabels();
+    emitChanged();
+}
+
+void ScenarioPanel::onBatchSlider(int exponent) {
+    {
+        const QSignalBlocker block(m_batch);
+        m_batch->setValue(1 << exponent);
+    }
+    emitChanged();
+}
+
+void ScenarioPanel::onBatchSpin(int batch) {
+    {
+        const QSignalBlocker block(m_batch_slider);
+        m_batch_slider->setValue(floorLog2(batch));
+    }
+    emitChanged();
+}
+
+void ScenarioPanel::onSystemChanged() {
+    {
+        const QSignalBlocker a(m_nodes), b(m_gpus_per_node), c(m_gpu_slider), d(m_gpu);
+        updateLimits();
+        // A system that ships with one GPU model selects it; one can still pick another.
+        try {
+            const auto system = m_cache.system(m_system->currentData().toString());
+            if (!system.default_gpu.empty() &&
+                m_gpu->findData(QString::fromStdString(system.default_gpu)) >= 0)
+                m_gpu->setCurrentIndex(m_gpu->findData(QString::fromStdString(system.default_gpu)));
+        } catch (const std::exception&) {
+        }
+        m_gpu_slider->setValue(floorLog2(m_nodes->value() * m_gpus_per_node->value()));
+    }
+    updateLabels();
+    emitChanged();
+}
+
+void ScenarioPanel::emitChanged() {
+    emit settingsChanged(settings());
+}
+
+} // namespace iterscope::ui

@@ -1,0 +1,73 @@
+// The what-if controls: network, GPU, system, GPU count, batch, precision, software,
+// strategy, overlap and bucket size. Edits a ScenarioSettings and says when it changed.
+#pragma once
+
+#include "scenario_settings.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace iterscope::ui {
+
+class ComputeCache;
+
+class ScenarioPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ScenarioPanel(ComputeCache& cache, QWidget* parent = nullptr);
+
+    ScenarioSettings settings() const;
+    // Shows the settings without emitting settingsChanged; unknown ids are added.
+    void setSettings(const ScenarioSettings& settings);
+
+    QSlider* gpuCountSlider() const { return m_gpu_slider; }
+    QSlider* batchSlider() const { return m_batch_slider; }
+    QComboBox* systemCombo() const { return m_system; }
+    QComboBox* gpuCombo() const { return m_gpu; }
+
+  signals:
+    void settingsChanged(const iterscope::ui::ScenarioSettings& settings);
+
+  private:
+    void populate();
+    void onGpuSlider(int exponent);
+    void onLayoutSpins();
+    void onBatchSlider(int exponent);
+    void onBatchSpin(int batch);
+    void onSystemChanged();
+    void updateLimits();
+    void updateLabels();
+    void emitChanged();
+    static void selectData(QComboBox* combo, const QString& value, const QString& label);
+
+    ComputeCache& m_cache;
+    QComboBox* m_network = nullptr;
+    QComboBox* m_gpu = nullptr;
+    QLabel* m_gpu_summary = nullptr;
+    QComboBox* m_system = nullptr;
+    QLabel* m_system_summary = nullptr;
+    QSlider* m_gpu_slider = nullptr;
+    QLabel* m_gpu_count = nullptr;
+    QSpinBox* m_nodes = nullptr;
+    QSpinBox* m_gpus_per_node = nullptr;
+    QSlider* m_batch_slider = nullptr;
+    QSpinBox* m_batch = nullptr;
+    QSpinBox* m_image = nullptr;
+    QComboBox* m_precision = nullptr;
+    QComboBox* m_software = nullptr;
+    QComboBox* m_sync = nullptr;
+    QComboBox* m_allreduce = nullptr;
+    QCheckBox* m_overlap = nullptr;
+    QDoubleSpinBox* m_bucket = nullptr;
+    bool m_updating = false;
+};
+
+} // namespace iterscope::ui

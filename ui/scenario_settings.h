@@ -1,0 +1,59 @@
+// What the scenario panel edits and a session file stores: the user's choices by id,
+// not the loaded profiles, so a session reopens with every control as it was.
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace iterscope::ui {
+
+struct ScenarioSettings {
+    QString network = QStringLiteral("resnet50"); // zoo id or file path
+    QString gpu = QStringLiteral("v100-sxm2-16gb");
+    QString system = QStringLiteral("dgx1-v100");
+    QString software = QStringLiteral("pytorch");
+    int nodes = 1;
+    int gpus_per_node = 8;
+    int batch = 64; // per GPU
+    int image = 0;  // square input size, 0 = the network's own
+    QString precision = QStringLiteral("fp32");
+    QString sync; // empty: the software platform's default
+    QString allreduce = QStringLiteral("auto");
+    bool overlap = true;
+    double bucket_mb = 25;
+
+    static constexpr int kMaxGpus = 1024;
+    static constexpr int kMaxBatch = 1024;
+
+    int totalGpus() const { return nodes * gpus_per_node; }
+    // "resnet50 · v100-sxm2-16gb · dgx1-v100 · 8 GPUs · batch 64", for legends and titles.
+    QString label() const;
+
+    QJsonObject toJson() const;
+    // Rejects wrong types and out-of-range numbers with "<field>: <problem>".
+    static std::optional<ScenarioSettings> fromJson(const QJsonObject& json, QString* error);
+
+    bool operator==(const ScenarioSettings&) const = default;
+};
+
+// A session: the current scenario, the pinned ones and the layer filter.
+struct Session {
+    ScenarioSettings current;
+    QList<ScenarioSettings> pinned;
+    QString layer_filter;
+
+    static constexpr int kMaxPinned = 4;
+
+    QJsonObject toJson() const;
+    static std::optional<Session> fromJson(const QJsonObject& json, QString* error);
+    bool operator==(const Session&) const = default;
+};
+
+// Written through QSaveFile, so a crash or a full disk never leaves half a session.
+bool saveSession(const QString& path, const Session& session, QString* error);
+std::optional<Session> loadSession(const QString& path, QString* error);
+
+} // namespace iterscope::ui

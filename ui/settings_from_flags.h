@@ -1,0 +1,53 @@
+// The GUI's and export-chart's bridge from the shared scenario flags to ScenarioSettings.
+// Header-only: only the programs (which link iterscope_options and CLI11) include it.
+#pragma once
+
+#include "scenario_settings.h"
+
+#include "options/scenario_options.h"
+#include "util/error.h"
+
+#include <charconv>
+#include <string>
+
+namespace iterscope::ui {
+
+inline int parseFlagInt(const std::string& flag, const std::string& text, int lo, int hi) {
+    int value = 0;
+    const auto* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || value < lo || value > hi)
+        throw InputError(flag + ": '" + text + "' is not a whole number from " +
+                         std::to_string(lo) + " to " + std::to_string(hi));
+    return value;
+}
+
+inline ScenarioSettings settingsFromFlags(const ScenarioFlags& f) {
+    ScenarioSettings s;
+    s.network = QString::fromStdString(f.network);
+    s.gpu = QString::fromStdString(f.gpu);
+    s.system = QString::fromStdString(f.system);
+    s.software = QString::fromStdString(f.software);
+    s.nodes = parseFlagInt("--nodes", f.nodes, 1, ScenarioSettings::kMaxGpus);
+    s.gpus_per_node =
+        parseFlagInt("--gpus-per-node", f.gpus_per_node, 1, ScenarioSettings::kMaxGpus);
+    if (s.totalGpus() > ScenarioSettings::kMaxGpus)
+        throw InputError("--nodes × --gpus-per-node: at most " +
+                         std::to_string(ScenarioSettings::kMaxGpus) + " GPUs");
+    s.batch = parseFlagInt("--batch", f.batch, 1, ScenarioSettings::kMaxBatch);
+    if (f.image < 0 || f.image > 4096)
+        throw InputError("--image: must be from 0 to 4096");
+    s.image = static_cast<int>(f.image);
+    s.precision = QString::fromStdString(f.precision);
+    s.sync = QString::fromStdString(f.sync);
+    s.allreduce = QString::fromStdString(f.allreduce);
+    if (f.overlap != "on" && f.overlap != "off")
+        throw InputError("--overlap: '" + f.overlap + "' is neither on nor off");
+    s.overlap = f.overlap == "on";
+    if (!(f.bucket_mb > 0 && f.bucket_mb <= 4096))
+        throw InputError("--bucket-mb: must be above 0 and at most 4096");
+    s.bucket_mb = f.bucket_mb;
+    return s;
+}
+
+} // namespace iterscope::ui

@@ -1,0 +1,424 @@
+#include "timeline_view.h"
+
+#include "format.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace iterscope::ui {
+namespace {
+constexpr int kMinTickSpacingPx = 90;
+constexpr int kMargin = 8;
+
+bool isBackward(const TimelineEvent& e) {
+    const auto& n = e.name;
+    return (n.size() >= 4 && n.compare(n.size() - 4, 4, " bwd") == 0) ||
+           n.find("backward") != std::string::npos;
+}
+
+// Row order top to bottom follows an iteration: input, forward, backward, exchange, update.
+int rowKind(const TimelineEvent& e) {
+    switch (e.stream) {
+    case Stream::Input:
+        return 0;
+    case Stream::Compute:
+        return isBackward(e) ? 2 : 1;
+    case Stream::Communication:
+        return 3;
+    case Stream::Update:
+        return 4;
+    }
+    return 1;
+}
+
+// Mid-lightness hues stay readable on light and dark palettes alike.
+QColor kindColor(int kind) {
+    switch (kind) {
+    case 0:
+        return QColor(0x26, 0xa6, 0x9a); // input copy
+    case 1:
+        return QColor(0x4c, 0x8b, 0xf5); // forward
+    case 2:
+        return QColor(0xf0, 0x8c, 0x2e); // backward
+    case 3:
+        return QColor(0xd9, 0x53, 0x4f); // communication
+    default:
+        return QColor(0x9c, 0x6a, 0xde); // update
+    }
+}
+
+QString kindLabel(int kind) {
+    switch (kind) {
+    case 0:
+        return TimelineView::tr("Input copy");
+    case 1:
+        return TimelineView::tr("Forward");
+    case 2:
+        return TimelineView::tr("Backward");
+    case 3:
+        return TimelineView::tr("Communication");
+    default:
+        return TimelineView::tr("Update");
+    }
+}
+
+// One unit for all ticks of a window, chosen from the step, so labels line up.
+QString tickLabel(double t_ms, double step_ms) {
+    double scale = 1;
+    QString unit = QStringLiteral("ms");
+    if (step_ms >= 1000) {
+        scale = 1e-3;
+        unit = QStringLiteral("s");
+    } else if (step_ms < 1e-3) {
+        scale = 1e6;
+        unit = QStringLiteral("ns");
+    } else if (step_ms < 1) {
+        scale = 1e3;
+        unit = QStringLiteral("µs");
+    }
+    const double step = step_ms * scale;
+    const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+    return QString::number(t_ms * scale, 'f', std::clamp(decimals, 0, 6)) + QLatin1Char(' ') + unit;
+}
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setToolTip(QString()); // tooltips come from event()
+    setWhatsThis(tr("One training iteration on one GPU. Wheel: zoom; drag: pan; "
+                    "double-click: fit; click a bar: select its layer."));
+}
+
+QSize TimelineView::sizeHint() const {
+    return {900, 260};
+}
+
+QSize TimelineView::minimumSizeHint() const {
+    return {300, 140};
+}
+
+double TimelineView::totalMs() const {
+    if (!m_result)
+        return 1;
+    double total = m_result->prediction.iteration_ms;
+    for (const auto& e : m_result->prediction.timeline)
+        total = std::max(total, e.start_ms + e.duration_ms);
+    return total > 0 ? total : 1;
+}
+
+void TimelineView::rebuildRows() {
+    m_rows.clear();
+    m_event_rows.clear();
+    if (!m_result)
+        return;
+    std::map<std::pair<int, int>, int> index; // (kind, lane) -> row
+    for (const auto& e : m_result->prediction.timeline)
+        index.emplace(std::pair{rowKind(e), std::max(0, e.lane)}, 0);
+    int row = 0;
+    for (auto& [key, value] : index) {
+        value = row++;
+        QString label = kindLabel(key.first);
+        if (key.second > 0)
+            label += QStringLiteral(" %1").arg(key.second + 1);
+        m_rows.push_back({label, key.first, key.second});
+    }
+    for (const auto& e : m_result->prediction.timeline)
+        m_event_rows.push_back(index[std::pair{rowKind(e), std::max(0, e.lane)}]);
+}
+
+void TimelineView::setResult(ResultPtr result) {
+    m_result = std::move(result);
+    m_hover_event = -1;
+    rebuildRows();
+    const double width = geometryFor(rect()).plot.width();
+    if (m_fitted || m_window.end_ms > totalMs())
+        m_window = TimeWindow::fit(totalMs(), width);
+    else
+        m_window = m_window.resized(width).clampedTo(totalMs());
+    update();
+    emit windowChanged();
+}
+
+void TimelineView::setWindow(const TimeWindow& window) {
+    m_window = window.resized(geometryFor(rect()).plot.width()).clampedTo(totalMs());
+    m_fitted = false;
+    update();
+    emit windowChanged();
+}
+
+void TimelineView::fitToView() {
+    m_window = TimeWindow::fit(totalMs(), geometryFor(rect()).plot.width());
+    m_fitted = true;
+    update();
+    emit windowChanged();
+}
+
+void TimelineView::zoomIn() {
+    setWindow(m_window.zoomedAround(m_window.width_px / 2, 2, totalMs()));
+}
+
+void TimelineView::zoomOut() {
+    setWindow(m_window.zoomedAround(m_window.width_px / 2, 0.5, totalMs()));
+}
+
+void TimelineView::setSelectedLayer(long layer) {
+    if (layer == m_selected_layer)
+        return;
+    m_selected_layer = layer;
+    if (m_result && layer >= 0) {
+        // Bring the layer's first event into view without changing the zoom.
+        for (const auto& e : m_result->prediction.timeline) {
+            if (e.layer != layer)
+                continue;
+            if (e.start_ms + e.duration_ms < m_window.start_ms || e.start_ms > m_window.end_ms) {
+                const double span = m_window.spanMs();
+                const double start = e.start_ms + e.duration_ms / 2 - span / 2;
+                m_window = TimeWindow{start, start + span, m_window.width_px}.clampedTo(totalMs());
+                emit windowChanged();
+            }
+            break;
+        }
+    }
+    update();
+}
+
+TimelineView::Geometry TimelineView::geometryFor(const QRect& rect) const {
+    const QFontMetrics fm = fontMetrics();
+    Geometry g;
+    g.label_width = fm.horizontalAdvance(tr("Communication 88")) + 2 * kMargin;
+    g.axis_height = fm.height() + 10;
+    const int legend_height = fm.height() + 10;
+    g.plot = rect.adjusted(g.label_width, g.axis_height, -kMargin, -legend_height);
+    const int rows = std::max<int>(1, static_cast<int>(m_rows.size()));
+    g.row_height = std::clamp(g.plot.height() / rows, 6, fm.height() + 14);
+    g.plot.setHeight(std::min(g.plot.height(), g.row_height * rows));
+    if (g.plot.width() < 1)
+        g.plot.setWidth(1);
+    return g;
+}
+
+void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
+    const QPalette& pal = palette();
+    p.save();
+    p.setClipRect(rect);
+    p.fillRect(rect, pal.color(QPalette::Base));
+    p.setPen(pal.color(QPalette::Text));
+    if (!m_result) {
+        p.drawText(rect, Qt::AlignCenter, tr("Computing the prediction…"));
+        p.restore();
+        return;
+    }
+    const Geometry g = geometryFor(rect);
+    const TimeWindow w = m_window.resized(g.plot.width());
+    const QFontMetrics fm = p.fontMetrics();
+
+    // Row bands and labels.
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const QRect band(rect.left(), g.plot.top() + static_cast<int>(i) * g.row_height,
+                         rect.width(), g.row_height);
+        if (i % 2 == 1)
+            p.fillRect(band, pal.color(QPalette::AlternateBase));
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(
+            QRect(rect.left() + kMargin, band.top(), g.label_width - 2 * kMargin, band.height()),
+            Qt::AlignVCenter | Qt::AlignLeft, m_rows[i].label);
+    }
+
+    // Time axis: ticks in one unit, grid lines through the rows.
+    QColor grid = pal.color(QPalette::Text);
+    grid.setAlpha(40);
+    const double step = niceTickStep(w.msPerPixel(), kMinTickSpacingPx);
+    for (double t : ticksFor(w, kMinTickSpacingPx)) {
+        const int x = g.plot.left() + static_cast<int>(std::lround(w.timeToX(t)));
+        p.setPen(grid);
+        p.drawLine(x, g.plot.top(), x, g.plot.bottom());
+        p.setPen(pal.color(QPalette::Text));
+        p.drawLine(x, g.plot.top() - 4, x, g.plot.top());
+        const QString label = tickLabel(t, step);
+        const int tw = fm.horizontalAdvance(label);
+        p.drawText(QPoint(std::clamp(x - tw / 2, g.plot.left() - tw / 2, rect.right() - tw),
+                          rect.top() + fm.ascent() + 2),
+                   label);
+    }
+    p.setPen(pal.color(QPalette::Text));
+    p.drawLine(g.plot.left(), g.plot.top(), g.plot.right(), g.plot.top());
+
+    // Bars. Sub-pixel events still get one pixel so nothing disappears when zoomed out.
+    p.setClipRect(g.plot.adjusted(0, 0, 1, 1));
+    const auto& events = m_result->prediction.timeline;
+    const QColor highlight = pal.color(QPalette::Highlight);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const auto& e = events[i];
+        const double x0 = w.timeToX(e.start_ms);
+        const double x1 = w.timeToX(e.start_ms + e.duration_ms);
+        if (x1 < 0 || x0 > g.plot.width())
+            continue;
+        const int row = i < m_event_rows.size() ? m_event_rows[i] : 0;
+        const int left = g.plot.left() + static_cast<int>(std::floor(std::max(x0, -2.0)));
+        const int right =
+            g.plot.left() + static_cast<int>(std::ceil(std::min(x1, g.plot.width() + 2.0)));
+        const QRect bar(left, g.plot.top() + row * g.row_height + 2, std::max(1, right - left),
+                        g.row_height - 4);
+        const bool selected = m_selected_layer >= 0 && e.layer == m_selected_layer;
+        QColor fill = kindColor(rowKind(e));
+        if (m_selected_layer >= 0 && !selected)
+            fill.setAlpha(110);
+        p.fillRect(bar, fill);
+        if (bar.width() > 3) {
+            p.setPen(fill.darker(140));
+            p.drawRect(bar.adjusted(0, 0, -1, -1));
+        }
+        if (selected || static_cast<int>(i) == m_hover_event) {
+            p.setPen(QPen(selected ? highlight : pal.color(QPalette::Text), 2));
+            p.drawRect(bar.adjusted(-1, -1, 0, 0));
+        }
+        if (bar.width() > 40 && g.row_height >= fm.height()) {
+            p.setPen(Qt::white);
+            p.drawText(
+                bar.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                fm.elidedText(QString::fromStdString(e.name), Qt::ElideRight, bar.width() - 6));
+        }
+    }
+    p.setClipRect(rect);
+
+    // Legend, so exported images explain themselves.
+    int x = g.plot.left();
+    const int y = g.plot.bottom() + 6;
+    for (int kind = 0; kind < 5; ++kind) {
+        const QString label = kindLabel(kind);
+        p.fillRect(QRect(x, y + 2, fm.height() - 4, fm.height() - 4), kindColor(kind));
+        x += fm.height();
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QPoint(x, y + fm.ascent()), label);
+        x += fm.horizontalAdvance(label) + 2 * kMargin;
+    }
+    const QString span = tr("iteration %1 · showing %2 – %3")
+                             .arg(formatMs(m_result->prediction.iteration_ms), formatMs(w.start_ms),
+                                  formatMs(w.end_ms));
+    p.drawText(QRect(x, y, rect.right() - x - kMargin, fm.height()),
+               Qt::AlignRight | Qt::AlignVCenter, span);
+    p.restore();
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    paintTimeline(p, rect());
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) {
+    const double width = geometryFor(rect()).plot.width();
+    m_window = m_fitted ? TimeWindow::fit(totalMs(), width) : m_window.resized(width);
+}
+
+int TimelineView::eventAt(const QPoint& pos) const {
+    if (!m_result)
+        return -1;
+    const Geometry g = geometryFor(rect());
+    if (!g.plot.contains(pos) || g.row_height <= 0)
+        return -1;
+    const int row = (pos.y() - g.plot.top()) / g.row_height;
+    const TimeWindow w = m_window.resized(g.plot.width());
+    // A pixel of slack so one-pixel bars can be hovered.
+    const double t0 = w.xToTime(pos.x() - g.plot.left() - 1);
+    const double t1 = w.xToTime(pos.x() - g.plot.left() + 1);
+    const auto& events = m_result->prediction.timeline;
+    int best = -1;
+    double best_duration = 0;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const auto& e = events[i];
+        if (i >= m_event_rows.size() || m_event_rows[i] != row)
+            continue;
+        if (e.start_ms <= t1 && e.start_ms + e.duration_ms >= t0 &&
+            (best < 0 || e.duration_ms > best_duration)) {
+            best = static_cast<int>(i);
+            best_duration = e.duration_ms;
+        }
+    }
+    return best;
+}
+
+bool TimelineView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int i = eventAt(help->pos());
+        if (i < 0 || !m_result) {
+            QToolTip::hideText();
+            event->ignore();
+            return true;
+        }
+        const auto& e = m_result->prediction.timeline[static_cast<std::size_t>(i)];
+        const auto exact = [](double ms) { return QString::number(ms, 'f', 4) + " ms"; };
+        QToolTip::showText(help->globalPos(),
+                           tr("<b>%1</b><br>%2 stream<br>start %3<br>end %4<br>duration %5")
+                               .arg(QString::fromStdString(e.name).toHtmlEscaped(),
+                                    QLatin1String(streamName(e.stream)), exact(e.start_ms),
+                                    exact(e.start_ms + e.duration_ms), exact(e.duration_ms)),
+                           this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0)
+        return;
+    const double x = event->position().x() - geometryFor(rect()).plot.left();
+    setWindow(m_window.zoomedAround(x, std::pow(1.25, steps), totalMs()));
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) {
+        m_dragging = true;
+        m_drag_origin = event->position().toPoint();
+        m_drag_window = m_window;
+    }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    if (m_dragging && (event->buttons() & Qt::LeftButton)) {
+        if ((pos - m_drag_origin).manhattanLength() > 2) {
+            setCursor(Qt::ClosedHandCursor);
+            setWindow(m_drag_window.pannedBy(pos.x() - m_drag_origin.x(), totalMs()));
+        }
+        return;
+    }
+    const int hover = eventAt(pos);
+    if (hover != m_hover_event) {
+        m_hover_event = hover;
+        update();
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || !m_dragging)
+        return;
+    m_dragging = false;
+    unsetCursor();
+    const QPoint pos = event->position().toPoint();
+    if ((pos - m_drag_origin).manhattanLength() <= 2 && m_result) {
+        const int i = eventAt(pos);
+        const long layer =
+            i >= 0 ? m_result->prediction.timeline[static_cast<std::size_t>(i)].layer : -1;
+        setSelectedLayer(layer);
+        emit layerClicked(layer);
+    }
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent*) {
+    fitToView();
+}
+
+} // namespace iterscope::ui
