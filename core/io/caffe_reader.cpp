@@ -6,6 +6,8 @@
 #include "io/caffe_reader.h"
 
 #include "io/caffe_text.h"
+#include "network/analysis.h"
+#include "util/checked.h"
 #include "util/error.h"
 
 #include <algorithm>
@@ -139,6 +141,7 @@ class Reader {
     std::unordered_set<std::string> names_;
     std::string layer_name_, layer_type_;
     int layer_line_ = 0;
+    std::vector<int> lines_; // parallel to net_.layers: where each layer is defined
 };
 
 int64_t Reader::toInt(const Field& f) const {
@@ -260,6 +263,13 @@ void Reader::setInput(const std::string& blob, const Dims& nchw, int line) {
         if (d <= 0)
             fail(line, "input '" + blob + "': dimension " + std::to_string(d) + " is not positive");
     }
+    try {
+        int64_t elements = 1;
+        for (int64_t d : nchw)
+            elements = checkedMul(elements, d, "input size");
+    } catch (const InputError& e) {
+        fail(line, "input '" + blob + "': " + e.what());
+    }
     net_.input.assign(nchw.begin() + 1, nchw.end());
     Layer in;
     in.kind = LayerKind::Input;
@@ -267,6 +277,7 @@ void Reader::setInput(const std::string& blob, const Dims& nchw, int line) {
     in.source_op = "Input";
     names_.insert(blob);
     net_.layers.push_back(std::move(in));
+    lines_.push_back(line);
     blobs_[blob] = Blob{false, 0};
 }
 
@@ -283,6 +294,7 @@ void Reader::addLayer(Layer layer, const std::vector<std::size_t>& inputs,
     layer.source_op = layer_type_;
     layer.inputs = inputs;
     net_.layers.push_back(std::move(layer));
+    lines_.push_back(layer_line_);
     for (const std::string& top : tops)
         blobs_[top] = Blob{false, net_.layers.size() - 1};
 }
@@ -605,6 +617,19 @@ Network Reader::run() {
                 "with crop_size (TRAIN phase)");
     if (net_.layers.size() < 2)
         fail(1, "the network has no layers after its input");
+    // Shape problems (a kernel larger than its input, mismatched channels) surface in the
+    // analysis; running it here lets the error carry the file and the layer's line.
+    try {
+        analyze(net_);
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        int line = 1;
+        for (std::size_t i = 0; i < net_.layers.size(); ++i) {
+            if (what.rfind("layer '" + net_.layers[i].name + "' (", 0) == 0)
+                line = lines_[i];
+        }
+        fail(line, what);
+    }
     return std::move(net_);
 }
 
