@@ -69,8 +69,13 @@ MeasurementComparison compareWithMeasurement(const Network& net, const Predictio
     std::map<std::string, const LayerMeasurement*> by_name;
     for (const LayerMeasurement& l : run.layers)
         by_name.emplace(l.name, &l);
-    // Index matching only when the run plainly measured this very layer list.
-    const bool by_index = run.layers.size() == net.layers.size();
+    // Index matching (for a file whose importer named layers differently) only when the
+    // run plainly measured this very layer list: same length, same kind at every index.
+    bool by_index = run.layers.size() == net.layers.size();
+    for (std::size_t i = 0; by_index && i < run.layers.size(); ++i)
+        by_index =
+            run.layers[i].index == i &&
+            (run.layers[i].kind.empty() || run.layers[i].kind == layerKindName(net.layers[i].kind));
 
     std::vector<const LayerTiming*> timing(net.layers.size(), nullptr);
     for (const LayerTiming& t : prediction.layers)
@@ -90,7 +95,7 @@ MeasurementComparison compareWithMeasurement(const Network& net, const Predictio
         const LayerMeasurement* measured = nullptr;
         if (auto it = by_name.find(row.name); it != by_name.end())
             measured = it->second;
-        else if (by_index && i < run.layers.size() && run.layers[i].index == i)
+        else if (by_index)
             measured = &run.layers[i];
         if (measured && measured->measured) {
             row.matched = true;

@@ -4,6 +4,7 @@
 #include "calibration/calibrated_profile.h"
 #include "calibration/compare.h"
 #include "calibration/fit.h"
+#include "calibration/measured_report.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/model.h"
@@ -151,6 +152,44 @@ class TestCalibrationFit : public QObject {
         run.layers.push_back(m);
         const std::vector<NetworkRun> runs{run};
         QVERIFY_THROWS_EXCEPTION(InputError, fitSoftwareProfile(m_net, m_gpu, m_base, runs));
+    }
+
+    void predictMeasuredComparesTheScenariosKernelsWithTheMatchingRun() {
+        Measurement m;
+        for (Precision p : {Precision::FP32, Precision::AMP})
+            m.runs.push_back(runFromPrediction(
+                *m_net, predict(kernelScenario(m_net, m_gpu, m_base, 64, p)), 64, p, 1.25));
+        // A training scenario: several GPUs and framework overhead; the comparison still
+        // predicts the kernels alone, so the 25% slower "measurement" shows as -20%.
+        Scenario s = kernelScenario(m_net, m_gpu, m_base, 64, Precision::AMP);
+        s.software.per_layer_overhead_us = 50;
+        const MeasurementComparison c = compareScenarioWithMeasurement(s, m, "m.json");
+        QCOMPARE(c.precision, std::string("amp"));
+        QVERIFY(c.total_error_pct.has_value());
+        QVERIFY2(std::abs(*c.total_error_pct + 20.0) < 1e-6,
+                 qPrintable(QString::number(*c.total_error_pct)));
+        QCOMPARE(c.unmatched_layers, 0);
+
+        s.batch_per_gpu = 32;
+        QVERIFY_THROWS_EXCEPTION(InputError, compareScenarioWithMeasurement(s, m, "m.json"));
+        s.batch_per_gpu = 64;
+        // Renamed layers of the same list still match by index and kind...
+        for (NetworkRun& run : m.runs)
+            for (LayerMeasurement& l : run.layers)
+                l.name = "x" + l.name;
+        QVERIFY(std::abs(*compareScenarioWithMeasurement(s, m, "m.json").total_error_pct + 20.0) <
+                1e-6);
+        // ... but not once the lists differ.
+        for (NetworkRun& run : m.runs)
+            run.layers.pop_back();
+        try {
+            compareScenarioWithMeasurement(s, m, "m.json");
+            QFAIL("no error for a measurement of other layers");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("m.json: no measured layer") == 0, e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 compareScenarioWithMeasurementFile(s, "/nonexistent/m.json"));
     }
 };
 
