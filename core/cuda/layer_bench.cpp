@@ -12,8 +12,14 @@ void checkCudnn(cudnnStatus_t status, const char* call) {
     if (status == CUDNN_STATUS_SUCCESS)
         return;
     const std::string what = std::string(call) + " failed: " + cudnnGetErrorString(status);
-    if (status == CUDNN_STATUS_ALLOC_FAILED)
+    if (status == CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED ||
+        status == CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED)
         throw DeviceOutOfMemory(what);
+    // cuDNN 9 groups statuses by thousands: 2xxx bad parameter, 3xxx not supported. Both
+    // mean this layer's configuration, not the device, so the run goes on without it.
+    const int family = static_cast<int>(status) / 1000;
+    if (family == 2 || family == 3)
+        throw Unmeasurable(what);
     throw CudaError(what);
 }
 
@@ -23,6 +29,8 @@ void checkCublas(cublasStatus_t status, const char* call) {
     const std::string what = std::string(call) + " failed: " + cublasGetStatusString(status);
     if (status == CUBLAS_STATUS_ALLOC_FAILED)
         throw DeviceOutOfMemory(what);
+    if (status == CUBLAS_STATUS_NOT_SUPPORTED || status == CUBLAS_STATUS_INVALID_VALUE)
+        throw Unmeasurable(what);
     throw CudaError(what);
 }
 
