@@ -1,6 +1,31 @@
 #include "options/scenario_options.h"
 
+#include "hardware/profile_loader.h"
+#include "io/network_loader.h"
+#include "util/error.h"
+
+#include <charconv>
+
 namespace iterscope {
+
+namespace {
+
+constexpr std::size_t kMaxListValues = 4096;
+// Generous bounds checked here so that the error names the flag; validateScenario applies
+// the system's own limits afterwards.
+constexpr int64_t kMaxNodes = 1 << 16;
+constexpr int64_t kMaxGpusPerNode = 1024;
+constexpr int64_t kMaxBatch = 1 << 20;
+
+int64_t single(const std::string& text, const std::string& flag, int64_t min, int64_t max) {
+    const auto values = parseIntegerList(text, flag, min, max);
+    if (values.size() != 1)
+        throw InputError(flag + ": one value expected, got '" + text.substr(0, 60) +
+                         "' (lists are for sweep)");
+    return values.front();
+}
+
+} // namespace
 
 void addScenarioFlags(CLI::App* command, ScenarioFlags& flags) {
     command->add_option("--network", flags.network,
@@ -13,12 +38,98 @@ void addScenarioFlags(CLI::App* command, ScenarioFlags& flags) {
     command->add_option("--batch", flags.batch, "Minibatch per GPU");
     command->add_option("--image", flags.image, "Square input size (pixels)");
     command->add_option("--precision", flags.precision, "fp32, tf32 or amp");
-    command->add_option("--sync", flags.sync, "Gradient exchange strategy");
+    command->add_option("--sync", flags.sync,
+                        "Gradient exchange: none, allreduce-nccl, allreduce-copy, ps-cpu, ps-gpu, "
+                        "distributed-replicated (default: the software's)");
     command->add_option("--allreduce", flags.allreduce, "auto, ring, tree or hierarchical");
     command->add_option("--overlap", flags.overlap,
                         "Overlap gradient exchange with backward: on|off");
     command->add_option("--bucket-mb", flags.bucket_mb, "Gradient bucket size in MB");
     command->add_option("--ps-count", flags.ps_count, "Parameter servers (distributed-replicated)");
+}
+
+std::vector<int64_t> parseIntegerList(const std::string& text, const std::string& flag, int64_t min,
+                                      int64_t max) {
+    std::vector<int64_t> values;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        const std::string item =
+            text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        int64_t v = 0;
+        const char* end = item.data() + item.size();
+        const auto [ptr, ec] = std::from_chars(item.data(), end, v);
+        if (item.empty() || ec == std::errc::invalid_argument || ptr != end)
+            throw InputError(flag + ": not an integer: '" + item.substr(0, 40) + "'");
+        if (ec == std::errc::result_out_of_range || v < min || v > max)
+            throw InputError(flag + ": " + item.substr(0, 40) + " is outside " +
+                             std::to_string(min) + ".." + std::to_string(max));
+        values.push_back(v);
+        if (values.size() > kMaxListValues)
+            throw InputError(flag + ": more than " + std::to_string(kMaxListValues) + " values");
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return values;
+}
+
+Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
+    for (const int64_t v : parseIntegerList(flags.nodes, "--nodes", 1, kMaxNodes))
+        axes.nodes.push_back(static_cast<int>(v));
+    for (const int64_t v :
+         parseIntegerList(flags.gpus_per_node, "--gpus-per-node", 1, kMaxGpusPerNode))
+        axes.gpus_per_node.push_back(static_cast<int>(v));
+    axes.batch = parseIntegerList(flags.batch, "--batch", 1, kMaxBatch);
+
+    Scenario s;
+    const auto precision = parsePrecision(flags.precision);
+    if (!precision)
+        throw InputError("--precision: unknown '" + flags.precision.substr(0, 40) +
+                         "' (fp32, tf32 or amp)");
+    s.precision = *precision;
+    const auto algorithm = parseAllreduceAlgorithm(flags.allreduce);
+    if (!algorithm)
+        throw InputError("--allreduce: unknown '" + flags.allreduce.substr(0, 40) +
+                         "' (auto, ring, tree or hierarchical)");
+    s.allreduce = *algorithm;
+    if (flags.overlap != "on" && flags.overlap != "off")
+        throw InputError("--overlap: expected on or off, got '" + flags.overlap.substr(0, 40) +
+                         "'");
+    s.overlap = flags.overlap == "on";
+    s.bucket_mb = flags.bucket_mb;
+    s.ps_count = flags.ps_count;
+    if (flags.image < 0 || flags.image > 8192)
+        throw InputError("--image: " + std::to_string(flags.image) + " is outside 1..8192");
+
+    s.gpu = loadGpuProfile(flags.gpu);
+    s.system = loadSystemProfile(flags.system);
+    s.software = loadSoftwareProfile(flags.software);
+    const std::string sync = flags.sync.empty() ? s.software.default_sync : flags.sync;
+    const auto strategy = parseSyncStrategy(sync);
+    if (!strategy)
+        throw InputError("--sync: unknown '" + sync.substr(0, 40) +
+                         "' (none, allreduce-nccl, allreduce-copy, ps-cpu, ps-gpu, "
+                         "distributed-replicated)");
+    s.sync = *strategy;
+
+    LoadOptions options;
+    options.image = flags.image;
+    s.network = loadNetwork(flags.network, options);
+    s.nodes = axes.nodes.front();
+    s.gpus_per_node = axes.gpus_per_node.front();
+    s.batch_per_gpu = axes.batch.front();
+    return s;
+}
+
+Scenario buildScenario(const ScenarioFlags& flags) {
+    single(flags.nodes, "--nodes", 1, kMaxNodes);
+    single(flags.gpus_per_node, "--gpus-per-node", 1, kMaxGpusPerNode);
+    single(flags.batch, "--batch", 1, kMaxBatch);
+    SweepAxes axes;
+    Scenario s = buildScenario(flags, axes);
+    validateScenario(s);
+    return s;
 }
 
 } // namespace iterscope

@@ -2,9 +2,14 @@
 // (DESIGN.md "Interfaces"). Owned by the model work; kept Qt-free.
 #pragma once
 
+#include "model/scenario.h"
+#include "model/sweep.h"
+
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace iterscope {
 
@@ -29,5 +34,18 @@ struct ScenarioFlags {
 // Adds --network --gpu --system --nodes --gpus-per-node --batch --image --precision
 // --software --sync --allreduce --overlap --bucket-mb --ps-count to a command.
 void addScenarioFlags(CLI::App* command, ScenarioFlags& flags);
+
+// "1,2,4,8" -> {1, 2, 4, 8}. Throws InputError naming `flag` for anything but positive
+// integers in [min, max], and for more than 4096 values.
+std::vector<int64_t> parseIntegerList(const std::string& text, const std::string& flag, int64_t min,
+                                      int64_t max);
+
+// Loads the network and the profiles the flags name and builds the scenario. --nodes,
+// --gpus-per-node and --batch must be single values here. Throws InputError.
+Scenario buildScenario(const ScenarioFlags& flags);
+
+// The same with comma lists allowed for those three: the base scenario takes each list's
+// first value, the axes the whole lists.
+Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes);
 
 } // namespace iterscope

@@ -19,6 +19,11 @@ constexpr int64_t kMinTile = 16;
 // edge, then split the reduction (split-K) in chunks of at least kMinSplitK elements.
 constexpr int64_t kMinFillTile = 32;
 constexpr int64_t kMinSplitK = 256;
+// An SM issues at most one warp instruction per scheduler per clock, and every SM since
+// Kepler has four schedulers: 4 x 32 = 128 FMA lanes can be kept busy without dual issue.
+// Kepler's 192-lane SMX therefore sustains 2/3 of its paper peak (a spec-sheet derivation,
+// applied through fp32_lanes_per_sm, not a per-GPU factor).
+constexpr int kIssueLanesPerSm = 128;
 
 double ceilDiv(double a, double b) {
     return std::ceil(a / b);
@@ -257,7 +262,11 @@ LayerPasses streamingLayer(const Layer& layer, const LayerCost& cost, int64_t ba
 ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Precision precision) {
     ComputeRates r;
     const bool cal = gpu.calibrated;
-    const double fp32 = peakOr(gpu.measured_fp32_tflops, gpu.fp32_tflops, cal);
+    const double issue_share = gpu.fp32_lanes_per_sm > kIssueLanesPerSm
+                                   ? static_cast<double>(kIssueLanesPerSm) / gpu.fp32_lanes_per_sm
+                                   : 1.0;
+    const bool measured_fp32 = cal && gpu.measured_fp32_tflops > 0;
+    const double fp32 = measured_fp32 ? gpu.measured_fp32_tflops : gpu.fp32_tflops * issue_share;
     const double tf32 = peakOr(gpu.measured_tf32_tflops, gpu.tf32_tflops, cal);
     const double fp16_tensor = peakOr(gpu.measured_fp16_tensor_tflops, gpu.fp16_tensor_tflops, cal);
     double gemm = fp32;

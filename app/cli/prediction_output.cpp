@@ -1,0 +1,127 @@
+#include "cli/prediction_output.h"
+
+#include "cli/table.h"
+
+namespace iterscope::cli {
+
+namespace {
+constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
+}
+
+nlohmann::ordered_json scenarioJson(const Scenario& s) {
+    return {{"network", s.network ? s.network->network.name : std::string()},
+            {"gpu", s.gpu.id},
+            {"system", s.system.id},
+            {"software", s.software.id},
+            {"nodes", s.nodes},
+            {"gpus_per_node", s.gpus_per_node},
+            {"batch_per_gpu", s.batch_per_gpu},
+            {"precision", precisionName(s.precision)},
+            {"sync", syncStrategyName(s.sync)},
+            {"allreduce", allreduceAlgorithmName(s.allreduce)},
+            {"overlap", s.overlap},
+            {"bucket_mb", s.bucket_mb}};
+}
+
+nlohmann::ordered_json summaryJson(const Prediction& p) {
+    return {{"iteration_ms", p.iteration_ms},
+            {"images_per_second", p.images_per_second},
+            {"forward_ms", p.forward_ms},
+            {"backward_ms", p.backward_ms},
+            {"update_ms", p.update_ms},
+            {"input_ms", p.input_ms},
+            {"communication_ms", p.communication_ms},
+            {"exposed_communication_ms", p.exposed_communication_ms},
+            {"allreduce_algorithm", p.allreduce_algorithm},
+            {"memory_per_gpu_bytes", p.memory_per_gpu_bytes},
+            {"weights_bytes", p.weights_bytes},
+            {"gradients_bytes", p.gradients_bytes},
+            {"optimizer_bytes", p.optimizer_bytes},
+            {"activations_bytes", p.activations_bytes},
+            {"workspace_bytes", p.workspace_bytes},
+            {"fits_in_memory", p.fits_in_memory},
+            {"max_batch_that_fits", p.max_batch_that_fits}};
+}
+
+nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p) {
+    nlohmann::ordered_json out = summaryJson(p);
+    out["scenario"] = scenarioJson(s);
+    auto layers = nlohmann::ordered_json::array();
+    for (const LayerTiming& l : p.layers) {
+        const Layer& layer = s.network->network.layers[l.layer];
+        layers.push_back({{"index", l.layer},
+                          {"name", layer.name},
+                          {"type", layerKindName(layer.kind)},
+                          {"forward_ms", l.forward_ms},
+                          {"backward_ms", l.backward_ms},
+                          {"forward_bound", boundName(l.forward_bound)},
+                          {"backward_bound", boundName(l.backward_bound)},
+                          {"gradient_bytes", l.gradient_bytes},
+                          {"bucket", l.bucket}});
+    }
+    out["layers"] = std::move(layers);
+    auto timeline = nlohmann::ordered_json::array();
+    for (const TimelineEvent& e : p.timeline)
+        timeline.push_back({{"stream", streamName(e.stream)},
+                            {"name", e.name},
+                            {"start_ms", e.start_ms},
+                            {"duration_ms", e.duration_ms},
+                            {"layer", e.layer},
+                            {"bucket", e.bucket},
+                            {"lane", e.lane}});
+    out["timeline"] = std::move(timeline);
+    return out;
+}
+
+std::string summaryTable(const Scenario& s, const Prediction& p) {
+    TextTable t;
+    t.addColumn("", TextTable::Align::Left);
+    t.addColumn("value", TextTable::Align::Right);
+    t.addColumn("unit", TextTable::Align::Left);
+    t.addRow({"forward", fixed(p.forward_ms, 2), "ms"});
+    t.addRow({"backward", fixed(p.backward_ms, 2), "ms"});
+    t.addRow({"update", fixed(p.update_ms, 2), "ms"});
+    t.addRow({"input copy", fixed(p.input_ms, 2), "ms"});
+    std::string comm = "communication";
+    if (!p.allreduce_algorithm.empty())
+        comm += " (" + p.allreduce_algorithm + ")";
+    t.addRow({comm, fixed(p.communication_ms, 2), "ms"});
+    t.addRow({"exposed communication", fixed(p.exposed_communication_ms, 2), "ms"});
+    t.addRule();
+    t.addRow({"iteration", fixed(p.iteration_ms, 2), "ms"});
+    t.addRow({"throughput", fixed(p.images_per_second, 1), "images/s"});
+    t.addRule();
+    t.addRow({"memory per GPU",
+              fixed(static_cast<double>(p.memory_per_gpu_bytes) / kBytesPerGib, 2),
+              std::string("GiB") + (p.fits_in_memory ? "" : " (does not fit)")});
+    t.addRow({"largest batch that fits", std::to_string(p.max_batch_that_fits), "per GPU"});
+    std::string head = s.network->network.name + " on " + std::to_string(s.totalGpus()) + " x " +
+                       s.gpu.id + " (" + s.system.id + ", " + std::to_string(s.nodes) +
+                       " node(s)), batch " + std::to_string(s.batch_per_gpu) + " per GPU, " +
+                       precisionName(s.precision) + ", " + s.software.id + ", " +
+                       syncStrategyName(s.sync) + "\n\n";
+    return head + t.render();
+}
+
+std::string layerTable(const Scenario& s, const Prediction& p) {
+    TextTable t;
+    t.addColumn("layer", TextTable::Align::Left);
+    t.addColumn("type", TextTable::Align::Left);
+    t.addColumn("fwd ms", TextTable::Align::Right);
+    t.addColumn("bound", TextTable::Align::Left);
+    t.addColumn("bwd ms", TextTable::Align::Right);
+    t.addColumn("bound", TextTable::Align::Left);
+    for (const LayerTiming& l : p.layers) {
+        if (l.forward_ms <= 0 && l.backward_ms <= 0)
+            continue;
+        const Layer& layer = s.network->network.layers[l.layer];
+        t.addRow({layer.name, layerKindName(layer.kind), fixed(l.forward_ms, 3),
+                  boundName(l.forward_bound), fixed(l.backward_ms, 3),
+                  boundName(l.backward_bound)});
+    }
+    t.addRule();
+    t.addRow({"total", "", fixed(p.forward_ms, 3), "", fixed(p.backward_ms, 3), ""});
+    return t.render();
+}
+
+} // namespace iterscope::cli

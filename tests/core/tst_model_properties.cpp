@@ -1,0 +1,185 @@
+// Properties any sane iteration-time model has (issue 3 "Checks"), on real networks and the
+// shipped profiles.
+#include "hardware/profile_loader.h"
+#include "io/network_loader.h"
+#include "model/model.h"
+#include "model/sweep.h"
+#include "util/error.h"
+
+#include <QtTest>
+
+#include <thread>
+
+using namespace iterscope;
+
+namespace {
+
+Scenario make(const std::string& network, const std::string& gpu, const std::string& system,
+              int gpus, int64_t batch, SyncStrategy sync = SyncStrategy::AllreduceNccl) {
+    Scenario s;
+    s.network = loadNetwork(network);
+    s.gpu = loadGpuProfile(gpu);
+    s.system = loadSystemProfile(system);
+    s.software = loadSoftwareProfile("pytorch");
+    s.gpus_per_node = gpus;
+    s.batch_per_gpu = batch;
+    s.sync = sync;
+    return s;
+}
+
+} // namespace
+
+class ModelProperties : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { qputenv("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR); }
+
+    void moreBandwidthNeverSlowsAnIteration_data() {
+        QTest::addColumn<QString>("network");
+        QTest::newRow("resnet50") << "resnet50";
+        QTest::newRow("vgg16") << "vgg16";
+        QTest::newRow("alexnet") << "alexnet";
+    }
+    void moreBandwidthNeverSlowsAnIteration() {
+        QFETCH(QString, network);
+        Scenario s = make(network.toStdString(), "v100-sxm2-16gb", "dgx1-v100", 8, 32);
+        const double base = predict(s).iteration_ms;
+        Scenario mem = s;
+        mem.gpu.memory_bandwidth_gbps *= 2;
+        QVERIFY(predict(mem).iteration_ms <= base);
+        Scenario link = s;
+        link.gpu.nvlink_gbps_per_link *= 2;
+        link.system.pcie_gbps *= 2;
+        QVERIFY(predict(link).iteration_ms <= base);
+        Scenario flops = s;
+        flops.gpu.fp32_tflops *= 2;
+        QVERIFY(predict(flops).iteration_ms <= base);
+
+        Scenario net = make(network.toStdString(), "v100-sxm2-16gb", "cluster-10gbe", 8, 32);
+        net.nodes = 4;
+        const double slow = predict(net).iteration_ms;
+        net.system.nic_gbps *= 4;
+        QVERIFY(predict(net).iteration_ms <= slow);
+    }
+
+    void overlapIsNeverSlowerThanNoOverlap() {
+        for (const char* network : {"resnet50", "vgg16", "inception-v3"}) {
+            Scenario s = make(network, "v100-sxm2-16gb", "cluster-25gbe", 8, 32);
+            s.nodes = 4;
+            s.overlap = false;
+            const double off = predict(s).iteration_ms;
+            s.overlap = true;
+            QVERIFY2(predict(s).iteration_ms <= off, network);
+        }
+    }
+
+    void weakScalingNeverLosesThroughput() {
+        double last = 0;
+        for (int g : {1, 2, 4, 8}) {
+            const Prediction p = predict(make("resnet50", "v100-sxm2-16gb", "dgx1-v100", g, 64));
+            QVERIFY(p.images_per_second >= last);
+            last = p.images_per_second;
+        }
+        last = 0;
+        for (int n : {1, 2, 4, 8, 16}) {
+            Scenario s = make("resnet50", "k80", "aws-p2.8xlarge", 8, 64,
+                              SyncStrategy::DistributedReplicated);
+            s.software = loadSoftwareProfile("tensorflow-1.1");
+            s.nodes = n;
+            const Prediction p = predict(s);
+            QVERIFY(p.images_per_second >= last);
+            last = p.images_per_second;
+        }
+    }
+
+    void oneGpuExposesNoCommunication() {
+        const Prediction p = predict(make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 1, 64));
+        QCOMPARE(p.exposed_communication_ms, 0.0);
+        QCOMPARE(p.communication_ms, 0.0);
+    }
+
+    void mixedPrecisionBeatsFp32OnTensorCoreGpus() {
+        for (const char* gpu : {"v100-sxm2-16gb", "a100-sxm4-80gb"}) {
+            Scenario s = make("resnet50", gpu, "dgx-a100", 1, 128);
+            const double fp32 = predict(s).iteration_ms;
+            s.precision = Precision::AMP;
+            QVERIFY2(predict(s).iteration_ms < fp32, gpu);
+        }
+    }
+
+    void memoryGrowsWithBatch() {
+        int64_t last = 0;
+        for (int64_t b : {1, 8, 64, 256}) {
+            const Prediction p = predict(make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 1, b));
+            QVERIFY(p.memory_per_gpu_bytes > last);
+            last = p.memory_per_gpu_bytes;
+        }
+        const Prediction p = predict(make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 1, 64));
+        QVERIFY(p.fits_in_memory);
+        QVERIFY(p.max_batch_that_fits >= 64);
+        Scenario big =
+            make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 1, p.max_batch_that_fits + 1);
+        QVERIFY(!predict(big).fits_in_memory);
+    }
+
+    void timelineIsConsistentWithTheTotals() {
+        Scenario s = make("resnet152", "v100-sxm2-16gb", "dgx1-v100", 8, 32);
+        const Prediction p = predict(s);
+        QVERIFY(p.iteration_ms >= p.forward_ms + p.backward_ms);
+        double end = 0;
+        for (const TimelineEvent& e : p.timeline) {
+            QVERIFY(e.start_ms >= 0);
+            QVERIFY(e.duration_ms >= 0);
+            end = std::max(end, e.start_ms + e.duration_ms);
+        }
+        QVERIFY(qAbs(end - p.iteration_ms) < 1e-9 * p.iteration_ms + 1e-12);
+        QVERIFY(!p.allreduce_algorithm.empty());
+    }
+
+    void predictIsThreadSafeAndPure() {
+        const Scenario s = make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 8, 64);
+        const double expected = predict(s).iteration_ms;
+        std::vector<double> got(4, 0);
+        std::vector<std::thread> threads;
+        for (int i = 0; i < 4; ++i)
+            threads.emplace_back(
+                [&, i] { got[static_cast<std::size_t>(i)] = predict(s).iteration_ms; });
+        for (auto& t : threads)
+            t.join();
+        for (double v : got)
+            QCOMPARE(v, expected);
+    }
+
+    void sweepGivesOneRowPerCombination() {
+        const Scenario s = make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 1, 64);
+        SweepAxes axes;
+        axes.gpus_per_node = {1, 2, 4, 8};
+        axes.batch = {32, 64, 128};
+        const auto points = sweep(s, axes);
+        QCOMPARE(points.size(), std::size_t(12));
+        QCOMPARE(points[5].gpus_per_node, 2);
+        QCOMPARE(points[5].batch_per_gpu, int64_t(128));
+    }
+
+    void impossibleScenariosAreInputErrors() {
+        Scenario s = make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 1, 64);
+        Scenario zero = s;
+        zero.gpus_per_node = 0;
+        QVERIFY_THROWS_EXCEPTION(InputError, predict(zero));
+        Scenario many = s;
+        many.nodes = 1000000000;
+        QVERIFY_THROWS_EXCEPTION(InputError, predict(many));
+        Scenario huge = s;
+        huge.batch_per_gpu = 1000000000000LL;
+        QVERIFY_THROWS_EXCEPTION(InputError, predict(huge));
+        Scenario nine = s;
+        nine.gpus_per_node = 9;
+        QVERIFY_THROWS_EXCEPTION(InputError, predict(nine));
+        Scenario no_net = s;
+        no_net.network.reset();
+        QVERIFY_THROWS_EXCEPTION(InputError, predict(no_net));
+    }
+};
+
+QTEST_APPLESS_MAIN(ModelProperties)
+#include "tst_model_properties.moc"
