@@ -14,10 +14,12 @@
 #include "util/error.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -49,7 +51,8 @@ constexpr const char* kDescription =
     "Writes --out (measurement JSON), --profile-out (GPU profile in the profiles/gpus\n"
     "schema, loadable with --gpu FILE) and --software-out (the --software profile with\n"
     "efficiencies fitted to the measured layers). Needs a CUDA GPU and driver: without\n"
-    "one it says so on one line and exits 1.";
+    "one it says so on one line and exits 1. --from FILE measures nothing and redoes the\n"
+    "profile, fit and comparisons from an earlier measurement JSON, without a GPU.";
 
 struct Options {
     std::string network = "resnet50";
@@ -67,6 +70,9 @@ struct Options {
     std::string out = "calibration-measurement.json";
     std::string profile_out;
     std::string software_out;
+    std::string report_out;
+    std::string from;
+    bool out_given = false;
     bool no_peaks = false, no_layers = false, no_allreduce = false;
     double allreduce_max_mb = 256;
     int allreduce_gpus = 0;
@@ -94,41 +100,10 @@ std::vector<Precision> parsePrecisions(const std::vector<std::string>& names) {
     return out;
 }
 
-int run(const Options& o) {
-    const auto started = std::chrono::steady_clock::now();
-    auto progress = [&](const std::string& line) {
-        if (!o.quiet) {
-            const double s =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            std::fprintf(stderr, "[%6.1f s] %s\n", s, line.c_str());
-        }
-    };
+using ProgressFn = std::function<void(const std::string&)>;
 
-    // Everything a user can get wrong is checked before the GPU is touched, so that bad
-    // flags fail the same way on machines without one.
-    const std::vector<Precision> precisions = parsePrecisions(o.precisions);
-    if (o.batch < 1 || o.batch > (int64_t{1} << 20))
-        throw InputError("--batch: must be between 1 and 1048576");
-    if (o.algorithm != "find" && o.algorithm != "heuristic")
-        throw InputError("--algorithm: must be find or heuristic");
-    if (!(o.workspace_mb >= 0 && o.workspace_mb <= 1 << 20))
-        throw InputError("--workspace-mb: must be between 0 and 1048576");
-    if (!(o.allreduce_max_mb > 0 && o.allreduce_max_mb <= 1 << 16))
-        throw InputError("--allreduce-max-mb: must be in (0, 65536]");
-    std::shared_ptr<const AnalyzedNetwork> network;
-    if (!o.no_layers) {
-        LoadOptions load;
-        load.image = o.image;
-        load.batch = o.batch;
-        network = loadNetwork(o.network, load);
-    }
-    std::optional<GpuProfile> base_gpu;
-    if (!o.base_gpu.empty())
-        base_gpu = loadGpuProfile(o.base_gpu);
-    std::optional<SoftwareProfile> base_software;
-    if (!o.software.empty() && !o.software_out.empty())
-        base_software = loadSoftwareProfile(o.software);
-
+Measurement measureOnGpu(const Options& o, const std::shared_ptr<const AnalyzedNetwork>& network,
+                         const std::vector<Precision>& precisions, const ProgressFn& progress) {
     Measurement m;
     m.tool = std::string("iterscope-calibrate ") + ITERSCOPE_VERSION_STRING;
     m.created = nowUtc();
@@ -186,6 +161,49 @@ int run(const Options& o) {
         m.allreduce = cuda::measureAllreduce(ar, progress);
     }
 
+    return m;
+}
+
+int run(const Options& o) {
+    const auto started = std::chrono::steady_clock::now();
+    auto progress = [&](const std::string& line) {
+        if (!o.quiet) {
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            std::fprintf(stderr, "[%6.1f s] %s\n", s, line.c_str());
+        }
+    };
+
+    // Everything a user can get wrong is checked before the GPU is touched, so that bad
+    // flags fail the same way on machines without one.
+    const std::vector<Precision> precisions = parsePrecisions(o.precisions);
+    if (o.batch < 1 || o.batch > (int64_t{1} << 20))
+        throw InputError("--batch: must be between 1 and 1048576");
+    if (o.algorithm != "find" && o.algorithm != "heuristic")
+        throw InputError("--algorithm: must be find or heuristic");
+    if (!(o.workspace_mb >= 0 && o.workspace_mb <= 1 << 20))
+        throw InputError("--workspace-mb: must be between 0 and 1048576");
+    if (!(o.allreduce_max_mb > 0 && o.allreduce_max_mb <= 1 << 16))
+        throw InputError("--allreduce-max-mb: must be in (0, 65536]");
+    std::shared_ptr<const AnalyzedNetwork> network;
+    if (!o.no_layers) {
+        LoadOptions load;
+        load.image = o.image;
+        load.batch = o.batch;
+        network = loadNetwork(o.network, load);
+    }
+    std::optional<GpuProfile> base_gpu;
+    if (!o.base_gpu.empty())
+        base_gpu = loadGpuProfile(o.base_gpu);
+    std::optional<SoftwareProfile> base_software;
+    if (!o.software.empty() && (!o.software_out.empty() || !o.report_out.empty()))
+        base_software = loadSoftwareProfile(o.software);
+
+    Measurement m = o.from.empty() ? measureOnGpu(o, network, precisions, progress)
+                                   : readMeasurementFile(o.from);
+    if (!o.from.empty() && network && m.runs.empty())
+        throw InputError(o.from + ": holds no per-layer runs to fit or compare");
+
     GpuProfile gpu =
         withMeasuredPeaks(base_gpu ? *base_gpu : gpuProfileFromDevice(m.device), m.peaks);
     if (!o.id.empty())
@@ -197,8 +215,10 @@ int run(const Options& o) {
                      m.device.name + " " + m.created;
     m.profile_id = gpu.id;
 
-    writeTextFile(o.out, measurementToJson(m));
-    progress("wrote " + o.out);
+    if (o.from.empty() || o.out_given) {
+        writeTextFile(o.out, measurementToJson(m));
+        progress("wrote " + o.out);
+    }
     const std::string profile_out = o.profile_out.empty() ? gpu.id + ".json" : o.profile_out;
     writeTextFile(profile_out, gpuProfileToJson(gpu, &m));
     progress("wrote " + profile_out);
@@ -207,20 +227,35 @@ int run(const Options& o) {
     // lent GPU machine yields every number docs/calibrator.md reports.
     if (network && base_software && !m.runs.empty()) {
         const SoftwareFit fit = fitSoftwareProfile(network, gpu, *base_software, m.runs);
-        writeTextFile(o.software_out, softwareProfileToJson(fit.software, describeFit(fit)));
-        progress("wrote " + o.software_out);
+        if (!o.software_out.empty()) {
+            writeTextFile(o.software_out, softwareProfileToJson(fit.software, describeFit(fit)));
+            progress("wrote " + o.software_out);
+        }
         std::cout << describeFit(fit) << "\n";
+        // Three views of each run: the spec sheet alone, measured peaks with the base
+        // efficiencies, and measured peaks with the fitted efficiencies.
+        const GpuProfile spec = base_gpu ? *base_gpu : gpuProfileFromDevice(m.device);
+        std::string report =
+            "{\"fit\": " + nlohmann::json(describeFit(fit)).dump() + ", \"comparisons\": [";
+        bool first = true;
         for (const NetworkRun& r : m.runs) {
             const Precision p = *parsePrecision(r.precision);
-            const GpuProfile spec = base_gpu ? *base_gpu : gpuProfileFromDevice(m.device);
             for (const auto& [label, g, s] : {std::tuple{"spec-sheet", spec, *base_software},
+                                              std::tuple{"measured-peaks", gpu, *base_software},
                                               std::tuple{"calibrated", gpu, fit.software}}) {
                 const Prediction pred = predict(kernelScenario(network, g, s, r.batch, p));
                 const MeasurementComparison c = compareWithMeasurement(network->network, pred, r);
                 std::cout << "== " << r.network << " batch " << r.batch << " " << r.precision
                           << ", " << label << " profile ==\n"
                           << formatComparisonTable(c) << "\n";
+                report += std::string(first ? "" : ",") + "{\"profile\": \"" + label +
+                          "\", \"comparison\": " + comparisonToJson(c) + "}";
+                first = false;
             }
+        }
+        if (!o.report_out.empty()) {
+            writeTextFile(o.report_out, nlohmann::json::parse(report + "]}").dump(2) + "\n");
+            progress("wrote " + o.report_out);
         }
     }
     return 0;
@@ -261,10 +296,15 @@ int main(int argc, char** argv) {
     app.add_option("--id", o.id, "Id of the calibrated profile (default <gpu>-calibrated)");
     app.add_option("--software", o.software, "Software profile the efficiencies are fitted on")
         ->capture_default_str();
-    app.add_option("--out", o.out, "Measurement JSON to write")->capture_default_str();
+    CLI::Option* out =
+        app.add_option("--out", o.out, "Measurement JSON to write")->capture_default_str();
     app.add_option("--profile-out", o.profile_out, "GPU profile JSON to write (default <id>.json)");
     app.add_option("--software-out", o.software_out,
                    "Software profile JSON with fitted efficiencies (not written when empty)");
+    app.add_option("--report-out", o.report_out, "JSON of the fit and the per-layer comparisons");
+    app.add_option("--from", o.from,
+                   "Measure nothing: redo the profile, fit and comparisons from this measurement "
+                   "JSON (no GPU needed)");
     app.add_flag("--no-peaks", o.no_peaks, "Skip bandwidth, GEMM and launch measurements");
     app.add_flag("--no-layers", o.no_layers, "Skip the per-layer measurements");
     app.add_flag("--no-allreduce", o.no_allreduce, "Skip the NCCL all-reduce sweep");
@@ -276,6 +316,7 @@ int main(int argc, char** argv) {
     app.add_flag("--quiet", o.quiet, "No progress lines on stderr");
     try {
         app.parse(argc, argv);
+        o.out_given = out->count() > 0;
         return run(o);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);

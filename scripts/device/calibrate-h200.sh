@@ -81,7 +81,7 @@ log "smoke run: exit $? (smoke.txt)"
 timeout 360 "$bin" --network resnet50 --batch 64 --precision fp32,amp --warmup 5 \
     --repetitions 20 --workspace-mb 1024 --gpu h200 --id h200-calibrated --software pytorch \
     --out "$OUT/h200-resnet50-b64.json" --profile-out "$OUT/h200-calibrated.json" \
-    --software-out "$OUT/pytorch-calibrated-h200.json" \
+    --software-out "$OUT/pytorch-calibrated-h200.json" --report-out "$OUT/calibrate-report.json" \
     > "$OUT/calibrate-report.txt" 2> "$OUT/calibrate.log"
 status=$?
 log "calibration: exit $status"

@@ -1,9 +1,22 @@
 // iterscope-calibrate as a program, on a machine without a GPU (CI): it must explain
 // itself, reject bad flags before touching the GPU, and fail with one line when there is
 // no GPU or driver. Skipped where the calibrator was not built (no CUDA Toolkit).
+#include "calibration/fit.h"
+#include "calibration/measurement.h"
+#include "hardware/profile_loader.h"
+#include "io/network_loader.h"
+#include "model/model.h"
+
 #include <QFileInfo>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace iterscope;
 
 namespace {
 
@@ -17,9 +30,9 @@ struct Result {
     QString out, err;
 };
 
-Result runCalibrator(const QStringList& args) {
+Result runCalibrator(const QStringList& args, const QString& directory = QDir::tempPath()) {
     QProcess p;
-    p.setWorkingDirectory(QDir::tempPath());
+    p.setWorkingDirectory(directory);
     p.start(calibratorPath(), args);
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -41,6 +54,8 @@ class TestCalibrationCli : public QObject {
     Q_OBJECT
 
   private slots:
+    void initTestCase() { qputenv("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR); }
+
     void init() {
         if (!QFileInfo::exists(calibratorPath()))
             QSKIP("iterscope-calibrate not built (no CUDA Toolkit, cuDNN or NCCL)");
@@ -86,6 +101,68 @@ class TestCalibrationCli : public QObject {
             QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err));
             QVERIFY2(r.err.contains(QLatin1String(c.fragment)), qPrintable(r.err));
         }
+    }
+
+    void fromAMeasurementItFitsAndComparesWithoutAGpu() {
+        // A measurement 10% slower than the spec-sheet model says, as if from a GPU.
+        auto net = loadNetwork("resnet18");
+        const GpuProfile spec = loadGpuProfile("h200");
+        const SoftwareProfile sw = loadSoftwareProfile("pytorch");
+        Measurement m;
+        m.tool = "test";
+        m.device.name = "NVIDIA H200";
+        m.peaks.memory_bandwidth_gbps = 4000;
+        m.peaks.fp32_tflops = 52;
+        m.peaks.fp16_tensor_tflops = 700;
+        const Prediction p = predict(kernelScenario(net, spec, sw, 16, Precision::FP32));
+        NetworkRun run;
+        run.network = "resnet18";
+        run.batch = 16;
+        run.precision = "fp32";
+        for (const LayerTiming& t : p.layers) {
+            LayerMeasurement l;
+            l.index = t.layer;
+            l.name = net->network.layers[t.layer].name;
+            l.measured = t.forward_ms + t.backward_ms > 0;
+            l.forward_ms = 1.1 * t.forward_ms;
+            l.backward_ms = 1.1 * t.backward_ms;
+            run.layers.push_back(l);
+        }
+        m.runs.push_back(run);
+        QTemporaryDir dir;
+        const QString in = dir.filePath("m.json");
+        writeTextFile(in.toStdString(), measurementToJson(m));
+
+        const Result r = runCalibrator(
+            {"--from", in, "--network", "resnet18", "--batch", "16", "--gpu", "h200", "--software",
+             "pytorch", "--profile-out", dir.filePath("g.json"), "--software-out",
+             dir.filePath("s.json"), "--report-out", dir.filePath("r.json"), "--quiet"},
+            dir.path());
+        QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+        // --from measures nothing, so it writes no measurement unless --out asks for one.
+        QVERIFY(!QFileInfo::exists(dir.filePath("calibration-measurement.json")));
+        const GpuProfile g = loadGpuProfile(dir.filePath("g.json").toStdString());
+        QCOMPARE(g.id, std::string("h200-calibrated"));
+        QVERIFY(g.calibrated);
+        QCOMPARE(g.measured_fp32_tflops, 52.0);
+        const SoftwareProfile fitted = loadSoftwareProfile(dir.filePath("s.json").toStdString());
+        QCOMPARE(fitted.id, std::string("pytorch-calibrated"));
+        QVERIFY(r.out.contains("spec-sheet profile"));
+        QVERIFY(r.out.contains("calibrated profile"));
+        QVERIFY(r.out.contains("fp32 conv_efficiency"));
+
+        std::ifstream report(dir.filePath("r.json").toStdString());
+        const nlohmann::json j = nlohmann::json::parse(report);
+        QCOMPARE(j["comparisons"].size(), std::size_t{3});
+        QCOMPARE(j["comparisons"][0]["profile"].get<std::string>(), std::string("spec-sheet"));
+        // The spec-sheet model is 10% fast on every layer: -9.1% in total.
+        const double spec_error =
+            j["comparisons"][0]["comparison"]["total_error_pct"].get<double>();
+        QVERIFY2(std::abs(spec_error + 100.0 / 11.0) < 0.01,
+                 qPrintable(QString::number(spec_error)));
+        const double cal_error = j["comparisons"][2]["comparison"]["total_error_pct"].get<double>();
+        QVERIFY2(std::abs(cal_error) < std::abs(spec_error),
+                 qPrintable(QString::number(cal_error)));
     }
 };
 
