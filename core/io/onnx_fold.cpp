@@ -129,7 +129,8 @@ void concatNode(Importer& im) {
             out.dims = {0};
         }
         out.dims[0] = checkedAdd(out.dims[0], t.dims.empty() ? 1 : t.dims[0], "element count");
-        values = values && t.has_values && t.isInteger() == out.isInteger();
+        values = values && t.has_values && t.isInteger() == out.isInteger() &&
+                 out.dims[0] <= kMaxKeptElements;
         if (values) {
             out.ints.insert(out.ints.end(), t.ints.begin(), t.ints.end());
             out.reals.insert(out.reals.end(), t.reals.begin(), t.reals.end());
@@ -137,6 +138,7 @@ void concatNode(Importer& im) {
     }
     out.has_values = values;
     if (!values) {
+        out.has_values = false;
         out.ints.clear();
         out.reals.clear();
     }
@@ -156,6 +158,8 @@ void redimension(Importer& im, const std::string& op) {
     if (op == "Unsqueeze") {
         out = t.dims;
         const auto out_rank = rank + static_cast<int64_t>(axes.size());
+        if (out_rank > 64)
+            im.fail("the result would have " + std::to_string(out_rank) + " dimensions");
         for (int64_t& a : axes)
             a = im.normalizeAxis(a, out_rank);
         std::sort(axes.begin(), axes.end());

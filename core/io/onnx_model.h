@@ -36,7 +36,9 @@ struct ConstTensor {
 };
 
 // Values of at most this many elements are kept; larger tensors keep only their dims.
-inline constexpr int64_t kMaxKeptElements = 1 << 16;
+// Folding only ever needs shape vectors, axes, pads and scalars, and a small bound keeps
+// every copy of a constant (one per node that passes it on) cheap.
+inline constexpr int64_t kMaxKeptElements = 256;
 
 struct NamedTensor {
     std::string name;

@@ -529,6 +529,8 @@ void squeeze(Importer& im, bool unsqueeze) {
     Dims full = x.dims;
     full.insert(full.begin(), im.exportBatch());
     const auto out_rank = static_cast<int64_t>(full.size() + (unsqueeze ? axes.size() : 0));
+    if (out_rank > 16)
+        im.fail("the result would have " + std::to_string(out_rank) + " dimensions");
     for (int64_t& a : axes)
         a = im.normalizeAxis(a, unsqueeze ? out_rank : static_cast<int64_t>(full.size()));
     std::sort(axes.begin(), axes.end());
