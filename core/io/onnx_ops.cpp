@@ -409,7 +409,7 @@ void eltwise(Importer& im, EltwiseKind kind) {
     // The constant is broadcast onto x; it must not enlarge it.
     Dims cd = c.dims;
     if (cd.size() == x.dims.size() + 1) {
-        if (cd[0] != 1)
+        if (cd[0] != 1 && cd[0] != im.exportBatch())
             im.fail("constant '" + im.inputName(consts[0]) + "' has a batch dimension of " +
                     std::to_string(cd[0]));
         cd.erase(cd.begin());
@@ -681,8 +681,27 @@ void convertUnknownOp(Importer& im) {
         if (std::find(layers.begin(), layers.end(), v.layer) == layers.end())
             layers.push_back(v.layer);
     }
-    if (shape == nullptr)
-        im.fail("unknown op on constants only; it cannot be folded");
+    if (shape == nullptr) {
+        // Random ops (RandomUniformLike, Bernoulli: training-mode stochastic depth) and other
+        // constant producers: keep the dims, which is all an operand of an Eltwise needs.
+        ConstTensor t;
+        t.data_type = onnx::TensorProto_DataType_FLOAT;
+        if (im.hasAttr("shape")) {
+            t.dims = im.attrInts("shape");
+        } else {
+            for (int i = 0; i < im.inputCount() && t.dims.empty(); ++i) {
+                if (im.hasInput(i))
+                    t.dims = im.constant(i, false).dims;
+            }
+        }
+        for (int64_t d : t.dims) {
+            if (d < 0)
+                im.fail("negative dimension " + std::to_string(d));
+        }
+        im.setConstant(0, std::move(t));
+        im.noteUnknown(op);
+        return;
+    }
     if (node.output_size() > 0) {
         const Dims declared = im.declaredShape(node.output(0));
         bool same = declared.empty() || declared.size() == shape->size() + 1;

@@ -347,6 +347,34 @@ class TestOnnxReader : public QObject {
         QCOMPARE(r.analysis.layers.back().output, (Dims{4, 8, 8}));
     }
 
+    void trainingModeStochasticDepthMultipliesByARandomConstant() {
+        OnnxBuilder b(13);
+        b.input("x", {-1, 3, 8, 8}, "N");
+        b.conv("x", "c", 3, 4, 3, 1, 1);
+        b.node("Shape", {"c"}, {"shape"});
+        b.ints("zero", {0}, true);
+        b.node("Gather", {"shape", "zero"}, {"n"});
+        b.ints("axes0", {0});
+        b.node("Unsqueeze", {"n", "axes0"}, {"n1"});
+        b.ints("ones", {1, 1, 1});
+        auto& cat = b.node("Concat", {"n1", "ones"}, {"noise_shape"});
+        OnnxBuilder::attr(cat, "axis", int64_t{0});
+        b.node("ConstantOfShape", {"noise_shape"}, {"empty"});
+        b.node("Bernoulli", {"empty"}, {"keep"});
+        b.scalar("survival", 0.8F);
+        b.node("Div", {"keep", "survival"}, {"noise"});
+        b.node("Mul", {"c", "noise"}, {"dropped"});
+        b.output("dropped");
+        const Imported r = import(b.bytes(), 8);
+        const Layer* mul = layerNamed(r.net, "dropped");
+        QVERIFY(mul != nullptr);
+        QCOMPARE(mul->kind, LayerKind::Eltwise);
+        QCOMPARE(mul->inputs.size(), std::size_t{1});
+        QCOMPARE(r.net.layers.size(), std::size_t{3});
+        QCOMPARE(r.warnings.size(), std::size_t{1});
+        QVERIFY(contains(r.warnings[0], "Bernoulli"));
+    }
+
     void unknownOpThatChangesTheShapeIsAnError() {
         OnnxBuilder b(13);
         b.input("x", {1, 3, 8, 8});
