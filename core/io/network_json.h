@@ -9,6 +9,7 @@
 namespace iterscope {
 
 inline constexpr int kNetworkFormatVersion = 1;
+inline constexpr const char* kNetworkFormatName = "iterscope-network"; // the "format" field
 
 std::string networkToJson(const Network& net);    // pretty-printed
 Network networkFromJson(const std::string& text); // throws InputError naming the layer
