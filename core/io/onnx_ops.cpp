@@ -72,6 +72,20 @@ Window readWindow(Importer& im, int64_t kh, int64_t kw) {
     return w;
 }
 
+void applyWindow(ConvParams& p, const Window& win) {
+    p.kernel_h = win.kh;
+    p.kernel_w = win.kw;
+    p.stride_h = win.sh;
+    p.stride_w = win.sw;
+    p.pad_top = win.pt;
+    p.pad_left = win.pl;
+    p.pad_bottom = win.pb;
+    p.pad_right = win.pr;
+    p.dilation_h = win.dh;
+    p.dilation_w = win.dw;
+    p.pad_mode = win.mode;
+}
+
 void checkKernelAttr(Importer& im, int64_t kh, int64_t kw) {
     if (!im.hasAttr("kernel_shape"))
         return;
@@ -122,17 +136,7 @@ void conv(Importer& im) {
     l.kind = LayerKind::Convolution;
     ConvParams& p = l.conv;
     p.out_channels = w.dims[0];
-    p.kernel_h = win.kh;
-    p.kernel_w = win.kw;
-    p.stride_h = win.sh;
-    p.stride_w = win.sw;
-    p.pad_top = win.pt;
-    p.pad_left = win.pl;
-    p.pad_bottom = win.pb;
-    p.pad_right = win.pr;
-    p.dilation_h = win.dh;
-    p.dilation_w = win.dw;
-    p.pad_mode = win.mode;
+    applyWindow(p, win);
     p.groups = group;
     setBias(im, 2, p.out_channels, p.bias);
     im.emit(std::move(l), {x.layer});
@@ -182,17 +186,7 @@ void convTranspose(Importer& im) {
         fit(x.dims[2], win.kw, win.sw, win.dw, p.output_pad_w, out[1], win.pl, win.pr);
         win.mode = PadMode::Explicit;
     }
-    p.kernel_h = win.kh;
-    p.kernel_w = win.kw;
-    p.stride_h = win.sh;
-    p.stride_w = win.sw;
-    p.pad_top = win.pt;
-    p.pad_left = win.pl;
-    p.pad_bottom = win.pb;
-    p.pad_right = win.pr;
-    p.dilation_h = win.dh;
-    p.dilation_w = win.dw;
-    p.pad_mode = win.mode;
+    applyWindow(p, win);
     p.groups = group;
     setBias(im, 2, p.out_channels, p.bias);
     im.emit(std::move(l), {x.layer});
