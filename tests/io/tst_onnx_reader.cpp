@@ -316,6 +316,27 @@ class TestOnnxReader : public QObject {
         QCOMPARE(r.analysis.layers.back().output, Dims{5 * 6 * 6});
     }
 
+    void convTransposePreluAndPadKeepTheirParameters() {
+        OnnxBuilder b(13);
+        b.input("x", {1, 4, 4, 4});
+        b.floats("up.w", {4, 3, 4, 4}); // [C_in, C_out / group, kH, kW]
+        auto& up = b.node("ConvTranspose", {"x", "up.w"}, {"up"});
+        OnnxBuilder::attr(up, "strides", std::vector<int64_t>{2, 2});
+        OnnxBuilder::attr(up, "pads", std::vector<int64_t>{1, 1, 1, 1});
+        b.floats("slope", {3, 1, 1});
+        b.node("PRelu", {"up", "slope"}, {"act"});
+        b.ints("pads", {0, 0, 1, 2, 0, 0, 3, 4});
+        b.node("Pad", {"act", "pads"}, {"padded"});
+        b.output("padded");
+        const Imported r = import(b.bytes());
+        QCOMPARE(r.analysis.layers[indexOf(r.net, "up")].output, (Dims{3, 8, 8}));
+        QCOMPARE(r.analysis.layers[indexOf(r.net, "up")].params, int64_t{4 * 3 * 16});
+        QCOMPARE(r.analysis.layers[indexOf(r.net, "act")].params, int64_t{3});
+        const Layer* pad = layerNamed(r.net, "padded");
+        QCOMPARE(pad->pad, (PadParams{1, 2, 3, 4}));
+        QCOMPARE(r.analysis.layers.back().output, (Dims{3, 12, 14}));
+    }
+
     void nodesOutOfOrderAreSortedTopologically() {
         OnnxBuilder b(13);
         b.input("x", {1, 3, 8, 8});
