@@ -2,13 +2,12 @@
 
 #include "layer_table_model.h"
 
+#include "io/trace_writer.h"
+
 #include <QAbstractItemModel>
 #include <QBuffer>
 #include <QFileInfo>
 #include <QImage>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
@@ -17,7 +16,7 @@
 #include <QWidget>
 
 #include <cmath>
-#include <map>
+#include <exception>
 
 namespace iterscope::ui {
 namespace {
@@ -153,60 +152,14 @@ bool exportCsv(const QAbstractItemModel& model, const QString& path, QString* er
     return writeFileAtomically(path, out, error);
 }
 
-namespace trace_keys {
-// Chrome trace event format (catapult's "Trace Event Format" document).
-constexpr auto kEvents = "traceEvents";
-constexpr auto kPhase = "ph";
-constexpr auto kTimestampUs = "ts";
-constexpr auto kDurationUs = "dur";
-constexpr auto kPid = "pid";
-constexpr auto kTid = "tid";
-constexpr auto kName = "name";
-constexpr auto kCategory = "cat";
-constexpr auto kArgs = "args";
-} // namespace trace_keys
-
-bool exportTrace(const Prediction& prediction, const QString& label, const QString& path,
-                 QString* error) {
-    using namespace trace_keys;
-    QJsonArray events;
-    const auto meta = [&](const char* name, int tid, const QJsonObject& args) {
-        events.append(
-            QJsonObject{{kPhase, "M"}, {kName, name}, {kPid, 0}, {kTid, tid}, {kArgs, args}});
-    };
-    meta("process_name", 0, {{"name", QStringLiteral("GPU 0 · %1").arg(label)}});
-    // One thread per stream and lane, as Nsight Systems shows streams; overlapping
-    // buckets sit on separate lanes so events on one thread nest.
-    std::map<std::pair<int, int>, int> tids;
-    for (const auto& e : prediction.timeline)
-        tids.emplace(std::pair{static_cast<int>(e.stream), std::max(0, e.lane)}, 0);
-    int next = 1;
-    for (auto& [key, tid] : tids) {
-        tid = next++;
-        QString name = QString::fromLatin1(streamName(static_cast<Stream>(key.first)));
-        if (key.second > 0)
-            name += QStringLiteral(" %1").arg(key.second + 1);
-        meta("thread_name", tid, {{"name", name}});
-        meta("thread_sort_index", tid, {{"sort_index", tid}});
+bool exportTrace(const PredictionResult& result, const QString& path, QString* error) {
+    try {
+        const std::string json = chromeTraceJson(result.scenario, result.prediction);
+        return writeFileAtomically(path, QByteArray::fromStdString(json), error);
+    } catch (const std::exception& e) {
+        fail(error, path, QString::fromStdString(e.what()));
+        return false;
     }
-    for (const auto& e : prediction.timeline) {
-        QJsonObject args{{"stream", streamName(e.stream)}};
-        if (e.layer >= 0)
-            args.insert(QStringLiteral("layer"), static_cast<qint64>(e.layer));
-        if (e.bucket >= 0)
-            args.insert(QStringLiteral("bucket"), e.bucket);
-        events.append(
-            QJsonObject{{kPhase, "X"},
-                        {kName, QString::fromStdString(e.name)},
-                        {kCategory, streamName(e.stream)},
-                        {kPid, 0},
-                        {kTid, tids[std::pair{static_cast<int>(e.stream), std::max(0, e.lane)}]},
-                        {kTimestampUs, e.start_ms * 1000},
-                        {kDurationUs, e.duration_ms * 1000},
-                        {kArgs, args}});
-    }
-    const QJsonObject root{{kEvents, events}, {"displayTimeUnit", "ms"}};
-    return writeFileAtomically(path, QJsonDocument(root).toJson(QJsonDocument::Compact), error);
 }
 
 } // namespace iterscope::ui

@@ -2,7 +2,7 @@
 // the file; files are written through QSaveFile so a failed export leaves nothing half-done.
 #pragma once
 
-#include "model/prediction.h"
+#include "predictor.h"
 
 #include <QString>
 
@@ -24,9 +24,8 @@ bool exportWidget(QWidget* widget, const QString& path, QString* error, double s
 // Every row of the model (as sorted and filtered) with LayerTableModel::ExportRole values.
 bool exportCsv(const QAbstractItemModel& model, const QString& path, QString* error);
 
-// Chrome/Perfetto trace of the prediction's timeline.
-bool exportTrace(const Prediction& prediction, const QString& label, const QString& path,
-                 QString* error);
+// Chrome/Perfetto trace of the result's timeline (core/io/trace_writer.h).
+bool exportTrace(const PredictionResult& result, const QString& path, QString* error);
 
 // Writes bytes atomically.
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error);

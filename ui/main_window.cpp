@@ -340,7 +340,6 @@ void MainWindow::onFinished(ResultPtr result) {
     m_result = result;
     m_last_good = result->settings;
     m_has_good = true;
-    m_last_error.clear();
     m_model->setResult(result);
     m_table->resizeColumnToContents(LayerTableModel::Name);
     m_timeline->setResult(result);
@@ -401,6 +400,7 @@ bool MainWindow::waitForResult(int timeout_ms) {
 
 void MainWindow::openNetwork(const QString& id_or_path) {
     m_banner->hide();
+    m_last_error.clear();
     ScenarioSettings s = m_panel->settings();
     s.network = id_or_path;
     setScenario(s);
@@ -521,7 +521,7 @@ void MainWindow::exportTraceFile() {
                                                       tr("Chrome/Perfetto trace (*.json)"));
     QString error;
     if (!path.isEmpty() &&
-        !exportTrace(m_result->prediction, m_result->settings.label(), path, &error))
+        !exportTrace(*m_result, path, &error))
         QMessageBox::warning(this, tr("Export"), error);
 }
 

@@ -50,6 +50,7 @@ class MainWindow : public QMainWindow {
     // Spins the event loop until the newest request is answered or timeout_ms passes.
     bool waitForResult(int timeout_ms = 30000);
     const ResultPtr& currentResult() const { return m_result; }
+    // The last failure (a file that did not open, a scenario the model refused).
     QString lastError() const { return m_last_error; }
     void setBusyIndicatorDelay(int ms) { m_busy_timer.setInterval(ms); }
     void setDarkTheme(bool dark);

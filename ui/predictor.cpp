@@ -133,7 +133,8 @@ ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, q
     auto result = std::make_shared<PredictionResult>();
     result->id = id;
     result->settings = settings;
-    const Scenario scenario = buildScenario(settings, cache);
+    result->scenario = buildScenario(settings, cache);
+    const Scenario& scenario = result->scenario;
     result->network = scenario.network;
     result->gpu = scenario.gpu;
     result->system = scenario.system;

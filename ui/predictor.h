@@ -39,6 +39,7 @@ struct ScalingCurves {
 struct PredictionResult {
     quint64 id = 0;
     ScenarioSettings settings;
+    Scenario scenario; // what was predicted, profiles and network included
     std::shared_ptr<const AnalyzedNetwork> network;
     GpuProfile gpu;
     SystemProfile system;

@@ -25,26 +25,23 @@ struct ExportChartOptions {
     double scale = 2;
 };
 
-// Chart rendering needs a QApplication, also headless; default to the offscreen platform
-// so the command works without a display.
-QApplication& application() {
-    static int argc = 1;
-    static char name[] = "iterscope-cli";
-    static char* argv[] = {name, nullptr};
-    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    static QApplication app(argc, argv);
-    return app;
-}
-
 void exportChart(const ExportChartOptions& options) {
     const QString out = QString::fromStdString(options.out);
     if (ui::imageFormatFor(out).isEmpty())
         throw InputError(options.out + ": unknown image type (use .png, .svg or .pdf)");
     const auto settings = ui::settingsFromFlags(options.flags);
-    application();
     ui::ComputeCache cache;
     const auto result = ui::computeResult(settings, cache);
+
+    // Chart rendering needs a QApplication, also headless; default to the offscreen
+    // platform so the command works without a display. It lives in this scope, so the
+    // widgets below go before it does.
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "iterscope-cli";
+    char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
 
     std::unique_ptr<QWidget> widget;
     if (options.kind == "scaling") {

@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
     std::string screenshot;
     std::string screenshot_state = "ready";
     bool dark = false;
+    std::string session;
+    cli.add_option("--session", session, "Open this .iterscope session: its scenario (in place of the scenario flags), pins and filter");
     cli.add_option("--screenshot", screenshot,
                    "Render the main window once to this PNG file and exit");
     cli.add_option("--screenshot-state", screenshot_state,
@@ -52,7 +54,7 @@ int main(int argc, char** argv) {
     cli.add_flag("--dark", dark, "Use a dark palette");
     // Qt has removed its own options (-style, ...) from argv by now.
     try {
-        cli.parse(QApplication::arguments().size(), argv);
+        cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return cli.exit(e);
     } catch (const CLI::CallForVersion& e) {
@@ -66,6 +68,7 @@ int main(int argc, char** argv) {
     for (const char* option : kScenarioOptions)
         scenario_given = scenario_given || cli.count(option) > 0;
 
+    QString error_text;
     iterscope::ui::ScenarioSettings settings;
     try {
         settings = iterscope::ui::settingsFromFlags(flags);
@@ -79,6 +82,17 @@ int main(int argc, char** argv) {
     iterscope::ui::MainWindow window(!shooting);
     if (dark)
         window.setDarkTheme(true);
+    if (!session.empty()) {
+        auto loaded = iterscope::ui::loadSession(QString::fromStdString(session), &error_text);
+        if (!loaded) {
+            std::cerr << "iterscope: " << error_text.toStdString() << "\n";
+            return 1;
+        }
+        // The session's scenario replaces the flags'.
+        settings = loaded->current;
+        window.applySession(*loaded);
+        scenario_given = true;
+    }
     if (shooting) {
         window.setAttribute(Qt::WA_DontShowOnScreen,
                             QGuiApplication::platformName() != "offscreen");

@@ -110,8 +110,8 @@ class TestMainWindow : public QObject {
 
     void aSessionRestoresEveryControl() {
         ScenarioSettings s;
-        s.gpu = QStringLiteral("p100-sxm2");
-        s.system = QStringLiteral("dgx1-p100");
+        s.gpu = QStringLiteral("v100-pcie");
+        s.system = QStringLiteral("workstation-pcie3");
         s.nodes = 1;
         s.gpus_per_node = 4;
         s.batch = 48;
@@ -283,7 +283,7 @@ class TestMainWindow : public QObject {
         QVERIFY(error.contains("x.bmp"));
 
         const QString trace = m_dir.filePath(QStringLiteral("trace.json"));
-        QVERIFY2(exportTrace(w.currentResult()->prediction, "test", trace, &error),
+        QVERIFY2(exportTrace(*w.currentResult(), trace, &error),
                  qPrintable(error));
         QFile f(trace);
         QVERIFY(f.open(QIODevice::ReadOnly));
