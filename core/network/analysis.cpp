@@ -52,12 +52,16 @@ int64_t windowOutput(const Layer& layer, const char* axis, int64_t in, int64_t k
         break;
     case PadMode::Explicit: {
         const int64_t padded = checkedAdd(checkedAdd(in, pad_begin), pad_end, "padded size");
-        if (extent > padded)
+        // Rounding up lets a window overhang the padded input by less than a stride (a 3x3/2
+        // ceil pool on a 2x2 map gives 1x1 in Caffe and PyTorch).
+        if (extent > padded && !(ceil_mode && extent - padded < stride))
             fail(layer, std::string("kernel ") + std::to_string(extent) +
                             " is larger than its padded input " + std::to_string(padded) +
                             " along " + axis);
         const int64_t span = padded - extent;
-        out = (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;
+        out = (ceil_mode ? (span + stride - 1 >= 0 ? (span + stride - 1) / stride : 0)
+                         : span / stride) +
+              1;
         // The last window must start inside the input or its leading padding (Caffe and
         // PyTorch drop it otherwise).
         if (ceil_mode && (out - 1) * stride >= in + pad_begin)

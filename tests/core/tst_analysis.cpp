@@ -121,6 +121,8 @@ class AnalysisTest : public QObject {
             << int64_t{6} << int64_t{2} << int64_t{2} << int64_t{1} << true << int64_t{4};
         QTest::newRow("last window dropped")
             << int64_t{5} << int64_t{2} << int64_t{2} << int64_t{1} << true << int64_t{3};
+        QTest::newRow("window overhangs by less than a stride")
+            << int64_t{2} << int64_t{3} << int64_t{2} << int64_t{0} << true << int64_t{1};
         QTest::newRow("1x1 input")
             << int64_t{1} << int64_t{1} << int64_t{1} << int64_t{0} << true << int64_t{1};
     }
