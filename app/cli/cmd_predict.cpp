@@ -1,10 +1,12 @@
 // iterscope-cli predict [scenario flags]: one iteration's prediction (DESIGN.md "Interfaces").
+#include "calibration/measured_report.h"
 #include "cli/command.h"
 #include "cli/prediction_output.h"
 #include "model/model.h"
 #include "options/scenario_options.h"
 
 #include <iostream>
+#include <optional>
 
 namespace iterscope::cli {
 namespace {
@@ -13,6 +15,7 @@ struct PredictOptions {
     ScenarioFlags flags;
     std::string format = "table";
     bool layers = false;
+    std::string measured; // iterscope-calibrate measurement JSON to compare with
 };
 
 CommandRegistration reg{
@@ -23,16 +26,31 @@ CommandRegistration reg{
         cmd->add_option("--format", options->format, "table or json")
             ->check(CLI::IsMember({"table", "json"}));
         cmd->add_flag("--layers", options->layers, "Also print the per-layer table");
+        cmd->add_option("--measured", options->measured,
+                        "Measurement JSON from iterscope-calibrate: also print measured against "
+                        "predicted kernel time per layer, with error % (docs/calibrator.md)");
         cmd->callback([options] {
             const Scenario scenario = buildScenario(options->flags);
             const Prediction prediction = predict(scenario);
+            // Compared before anything is printed: a bad file leaves no partial output.
+            std::optional<MeasurementComparison> measured;
+            if (!options->measured.empty())
+                measured = compareScenarioWithMeasurementFile(scenario, options->measured);
             if (options->format == "json") {
-                std::cout << predictionJson(scenario, prediction).dump(2) << "\n";
+                auto j = predictionJson(scenario, prediction);
+                if (measured)
+                    j["measured"] = nlohmann::ordered_json::parse(comparisonToJson(*measured));
+                std::cout << j.dump(2) << "\n";
                 return;
             }
             std::cout << summaryTable(scenario, prediction);
             if (options->layers)
                 std::cout << "\n" << layerTable(scenario, prediction);
+            if (measured)
+                std::cout << "\nMeasured kernels against predicted (one GPU, no framework "
+                             "overhead), from "
+                          << options->measured << ":\n"
+                          << formatComparisonTable(*measured);
         });
     }};
 

@@ -48,6 +48,36 @@ bool hasGpu() {
     return QFileInfo::exists(QStringLiteral("/dev/nvidia0"));
 }
 
+// A ResNet-18 batch-16 fp32 measurement `factor` times slower than the spec-sheet model
+// predicts its kernels, as if it came from a GPU.
+Measurement slowerThanTheModel(double factor) {
+    auto net = loadNetwork("resnet18");
+    const GpuProfile spec = loadGpuProfile("h200");
+    const SoftwareProfile sw = loadSoftwareProfile("pytorch");
+    Measurement m;
+    m.tool = "test";
+    m.device.name = "NVIDIA H200";
+    m.peaks.memory_bandwidth_gbps = 4000;
+    m.peaks.fp32_tflops = 52;
+    m.peaks.fp16_tensor_tflops = 700;
+    const Prediction p = predict(kernelScenario(net, spec, sw, 16, Precision::FP32));
+    NetworkRun run;
+    run.network = "resnet18";
+    run.batch = 16;
+    run.precision = "fp32";
+    for (const LayerTiming& t : p.layers) {
+        LayerMeasurement l;
+        l.index = t.layer;
+        l.name = net->network.layers[t.layer].name;
+        l.measured = t.forward_ms + t.backward_ms > 0;
+        l.forward_ms = factor * t.forward_ms;
+        l.backward_ms = factor * t.backward_ms;
+        run.layers.push_back(l);
+    }
+    m.runs.push_back(run);
+    return m;
+}
+
 } // namespace
 
 class TestCalibrationCli : public QObject {
@@ -57,7 +87,8 @@ class TestCalibrationCli : public QObject {
     void initTestCase() { qputenv("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR); }
 
     void init() {
-        if (!QFileInfo::exists(calibratorPath()))
+        if (!QByteArray(QTest::currentTestFunction()).startsWith("predict") &&
+            !QFileInfo::exists(calibratorPath()))
             QSKIP("iterscope-calibrate not built (no CUDA Toolkit, cuDNN or NCCL)");
     }
 
@@ -104,31 +135,7 @@ class TestCalibrationCli : public QObject {
     }
 
     void fromAMeasurementItFitsAndComparesWithoutAGpu() {
-        // A measurement 10% slower than the spec-sheet model says, as if from a GPU.
-        auto net = loadNetwork("resnet18");
-        const GpuProfile spec = loadGpuProfile("h200");
-        const SoftwareProfile sw = loadSoftwareProfile("pytorch");
-        Measurement m;
-        m.tool = "test";
-        m.device.name = "NVIDIA H200";
-        m.peaks.memory_bandwidth_gbps = 4000;
-        m.peaks.fp32_tflops = 52;
-        m.peaks.fp16_tensor_tflops = 700;
-        const Prediction p = predict(kernelScenario(net, spec, sw, 16, Precision::FP32));
-        NetworkRun run;
-        run.network = "resnet18";
-        run.batch = 16;
-        run.precision = "fp32";
-        for (const LayerTiming& t : p.layers) {
-            LayerMeasurement l;
-            l.index = t.layer;
-            l.name = net->network.layers[t.layer].name;
-            l.measured = t.forward_ms + t.backward_ms > 0;
-            l.forward_ms = 1.1 * t.forward_ms;
-            l.backward_ms = 1.1 * t.backward_ms;
-            run.layers.push_back(l);
-        }
-        m.runs.push_back(run);
+        const Measurement m = slowerThanTheModel(1.1);
         QTemporaryDir dir;
         const QString in = dir.filePath("m.json");
         writeTextFile(in.toStdString(), measurementToJson(m));
@@ -163,6 +170,45 @@ class TestCalibrationCli : public QObject {
         const double cal_error = j["comparisons"][2]["comparison"]["total_error_pct"].get<double>();
         QVERIFY2(std::abs(cal_error) < std::abs(spec_error),
                  qPrintable(QString::number(cal_error)));
+    }
+
+    void predictMeasuredPrintsErrorsPerLayerAndInTotal() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("m.json");
+        writeTextFile(file.toStdString(), measurementToJson(slowerThanTheModel(1.25)));
+        const QString cli = QStringLiteral(ITERSCOPE_CLI_PATH);
+        const QStringList scenario{"predict", "--network",  "resnet18", "--gpu",
+                                   "h200",    "--system",   "dgx-h100", "--gpus-per-node",
+                                   "8",       "--batch",    "16",       "--software",
+                                   "pytorch", "--measured", file};
+        QProcess p;
+        p.start(cli, scenario);
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(out.contains("Measured kernels against predicted"), qPrintable(out));
+        QVERIFY2(out.contains("conv1"), qPrintable(out));
+        QVERIFY2(out.contains("error -20.0%"), qPrintable(out)); // 1/1.25 - 1
+
+        p.start(cli, QStringList(scenario) << "--format"
+                                           << "json");
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+        QVERIFY(j.contains("iteration_ms"));
+        QVERIFY(std::abs(j["measured"]["total_error_pct"].get<double>() + 20.0) < 1e-6);
+        QVERIFY(j["measured"]["layers"].size() > 10);
+
+        // A batch the file does not hold: one line naming the file, exit 1.
+        QStringList other = scenario;
+        other[other.indexOf("16")] = "32";
+        p.start(cli, other);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        const QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
+        QCOMPARE(err.count('\n'), 0);
+        QVERIFY2(err.contains(file + ": no measured run at batch 32 fp32"), qPrintable(err));
+        QVERIFY(p.readAllStandardOutput().isEmpty());
     }
 };
 
