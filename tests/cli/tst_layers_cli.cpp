@@ -90,7 +90,7 @@ class LayersCliTest : public QObject {
         QTest::newRow("batch 0") << QStringList{"layers", "resnet50", "--batch", "0"};
         QTest::newRow("negative batch") << QStringList{"layers", "resnet50", "--batch", "-3"};
         QTest::newRow("non-numeric batch") << QStringList{"layers", "resnet50", "--batch", "abc"};
-        QTest::newRow("image too small") << QStringList{"layers", "resnet50", "--image", "8"};
+        QTest::newRow("image too small") << QStringList{"layers", "vgg16", "--image", "16"};
         QTest::newRow("image negative") << QStringList{"layers", "resnet50", "--image", "-224"};
         QTest::newRow("unknown format") << QStringList{"layers", "resnet50", "--format", "xml"};
         QTest::newRow("missing file") << QStringList{"layers", "/nonexistent/net.onnx"};
