@@ -19,6 +19,9 @@ constexpr int64_t kMinTile = 16;
 // edge, then split the reduction (split-K) in chunks of at least kMinSplitK elements.
 constexpr int64_t kMinFillTile = 32;
 constexpr int64_t kMinSplitK = 256;
+constexpr double kSplitKWaves = 4;
+// Multiplications saved by Winograd F(2x2, 3x3): 9 x 4 / 16.
+constexpr double kWinograd3x3Reduction = 2.25;
 // An SM issues at most one warp instruction per scheduler per clock, and every SM since
 // Kepler has four schedulers: 4 x 32 = 128 FMA lanes can be kept busy without dual issue.
 // Kepler's 192-lane SMX therefore sustains 2/3 of its paper peak (a spec-sheet derivation,
@@ -138,12 +141,17 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
     const double weight_flops = b * static_cast<double>(cost.bwd_weight_flops);
 
     const bool depthwise = groups > 1 && cin_g == 1;
-    const bool winograd = r.winograd && !r.tensor_cores && layer.conv.kernel_h == 3 &&
-                          layer.conv.kernel_w == 3 && layer.conv.stride_h == 1 &&
-                          layer.conv.stride_w == 1 && layer.conv.dilation_h == 1 &&
-                          layer.conv.dilation_w == 1 && groups == 1;
-    const double speedup = winograd ? r.winograd_speedup : 1.0;
-
+    const int64_t kh = layer.conv.kernel_h, kw = layer.conv.kernel_w;
+    const bool winograd = r.winograd && !r.tensor_cores && kh == kw && (kh == 3 || kh == 5) &&
+                          layer.conv.stride_h == 1 && layer.conv.stride_w == 1 &&
+                          layer.conv.dilation_h == 1 && layer.conv.dilation_w == 1 && groups == 1;
+    // winograd_speedup is what 3x3 filters achieve; F(2x2, k x k) saves k^2 x 4 / (k+1)^2
+    // multiplications, so a 5x5 filter gains (25 x 4 / 36) / (9 x 4 / 16) = 1.23 times more.
+    const double ideal_ratio =
+        winograd ? (static_cast<double>(kh * kh) * 4.0 / static_cast<double>((kh + 1) * (kh + 1))) /
+                       kWinograd3x3Reduction
+                 : 1.0;
+    const double speedup = winograd ? r.winograd_speedup * ideal_ratio : 1.0;
     // The filter's "forward" direction writes dst from src; a transposed convolution's
     // forward pass is that direction's data gradient, and the reverse.
     auto srcToDst = [&](double flops) {
@@ -334,10 +342,12 @@ double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double ba
             tn /= 2;
     }
     double ctas = tiles();
-    if (ctas < r.sms) {
+    if (ctas < kSplitKWaves * r.sms) {
+        // Long reductions (the weight gradient's K = batch x output positions) are split
+        // into partial sums until the SMs see several waves.
         const double splits =
-            std::max(1.0, std::min(std::floor(r.sms / ctas),
-                                   std::floor(static_cast<double>(k) / kMinSplitK)));
+            std::max(1.0, std::min(std::floor(static_cast<double>(k) / kMinSplitK),
+                                   std::ceil(kSplitKWaves * r.sms / ctas)));
         ctas *= splits;
     }
     const double padding =
