@@ -66,6 +66,7 @@ ScalingChartsView::ScalingChartsView(QWidget* parent)
     legend->setWordWrap(true);
     legend->setTextFormat(Qt::RichText);
     auto* charts = new QBoxLayout(QBoxLayout::LeftToRight);
+    charts->setObjectName(QStringLiteral("chartsLayout"));
     charts->addWidget(m_gpu_view);
     charts->addWidget(m_batch_view);
     auto* layout = new QVBoxLayout(this);
@@ -96,7 +97,6 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
     c.efficiency->setTitleText(tr("efficiency %"));
     c.efficiency->setRange(0, 110);
     c.efficiency->setLabelFormat(QStringLiteral("%.0f"));
-    c.efficiency->setTickCount(12);
     c.efficiency->setTickCount(6);
     c.chart->addAxis(c.x, Qt::AlignBottom);
     c.chart->addAxis(c.throughput, Qt::AlignLeft);
@@ -146,6 +146,13 @@ void ScalingChartsView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
+void ScalingChartsView::resizeEvent(QResizeEvent* event) {
+    // Side by side when wide, stacked when narrow: a chart under ~450 px elides its labels.
+    if (auto* charts = findChild<QBoxLayout*>(QStringLiteral("chartsLayout")))
+        charts->setDirection(width() < 900 ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    QWidget::resizeEvent(event);
+}
+
 void ScalingChartsView::setResult(ResultPtr result) {
     m_result = std::move(result);
     refresh();
@@ -182,6 +189,18 @@ void ScalingChartsView::refresh() {
 }
 
 void ScalingChartsView::fill(Chart& c, bool by_gpus) {
+    // Large clusters reach hundreds of thousands of images/s; thousands keep labels short.
+    double max_all = m_result ? m_result->prediction.images_per_second : 0;
+    const auto scan = [&](const ScalingCurves& curves) {
+        for (const auto& p : by_gpus ? curves.by_gpus : curves.by_batch)
+            max_all = std::max(max_all, p.images_per_second);
+    };
+    if (m_result)
+        scan(m_result->curves);
+    for (const auto& pin : m_pins)
+        scan(pin.curves);
+    const double unit = max_all >= 20000 ? 1000 : 1;
+    c.throughput->setTitleText(unit > 1 ? tr("thousand images/s") : tr("images/s"));
     double max_throughput = 0;
     for (std::size_t slot = 0; slot < c.lines.size(); ++slot) {
         const ScalingCurves* curves = nullptr;
@@ -193,9 +212,9 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
         QList<QPointF> throughput, efficiency;
         if (curves) {
             for (const auto& p : by_gpus ? curves->by_gpus : curves->by_batch) {
-                throughput.append({p.x, p.images_per_second});
+                throughput.append({p.x, p.images_per_second / unit});
                 efficiency.append({p.x, p.efficiency * 100});
-                max_throughput = std::max(max_throughput, p.images_per_second);
+                max_throughput = std::max(max_throughput, p.images_per_second / unit);
             }
         }
         s.throughput->replace(throughput);
@@ -214,11 +233,11 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
     if (m_result) {
         const auto& p = m_result->prediction;
         const double x = by_gpus ? m_result->settings.totalGpus() : m_result->settings.batch;
-        marker.append({x, p.images_per_second});
+        marker.append({x, p.images_per_second / unit});
         if (!by_gpus) {
             for (const auto& point : m_result->curves.by_batch)
                 if (!point.fits_in_memory)
-                    overflow.append({point.x, point.images_per_second});
+                    overflow.append({point.x, point.images_per_second / unit});
         }
     }
     c.marker->replace(marker);

@@ -50,6 +50,7 @@ class ScalingChartsView : public QWidget {
 
   protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     struct Slot {

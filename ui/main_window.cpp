@@ -35,11 +35,30 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <cstdio>
+
 #ifndef ITERSCOPE_VERSION
 #define ITERSCOPE_VERSION "0"
 #endif
 
+// Resources of a static library are registered by hand, outside any namespace.
+static void initIterscopeResources() {
+#ifdef ITERSCOPE_HAS_RESOURCES
+    Q_INIT_RESOURCE(iterscope);
+#endif
+}
+
 namespace iterscope::ui {
+
+void quietQtMessages() {
+    // Headless runs promise one line on stderr for an error; Qt's platform chatter
+    // ("XDG_RUNTIME_DIR not set", ...) would break that. Critical messages still pass.
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& msg) {
+        if (type == QtCriticalMsg || type == QtFatalMsg)
+            std::fprintf(stderr, "%s\n", qPrintable(msg));
+    });
+}
+
 namespace {
 constexpr int kMaxRecent = 8;
 constexpr int kDefaultBusyDelayMs = 500; // progress appears only for loads users notice
@@ -76,6 +95,7 @@ bool isSessionFile(const QString& path) {
 MainWindow::MainWindow(bool persistent, QWidget* parent)
     : QMainWindow(parent)
     , m_persistent(persistent) {
+    initIterscopeResources();
     setObjectName(QStringLiteral("IterscopeMainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/iterscope.svg")));
     setAcceptDrops(true);
@@ -127,12 +147,14 @@ void MainWindow::createViews() {
     scroll->setWidget(side);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(side->sizeHint().width() + 24);
+    scroll->setMinimumWidth(340);
     auto* dock = new QDockWidget(tr("Scenario and prediction"), this);
     dock->setObjectName(QStringLiteral("scenarioDock"));
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     dock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    // Enough for the controls; the rest goes to the table, charts and timeline.
+    resizeDocks({dock}, {420}, Qt::Horizontal);
 
     // Layer table with its filter.
     m_model = new LayerTableModel(this);
@@ -520,8 +542,7 @@ void MainWindow::exportTraceFile() {
                                                       QStringLiteral("iteration.trace.json"),
                                                       tr("Chrome/Perfetto trace (*.json)"));
     QString error;
-    if (!path.isEmpty() &&
-        !exportTrace(*m_result, path, &error))
+    if (!path.isEmpty() && !exportTrace(*m_result, path, &error))
         QMessageBox::warning(this, tr("Export"), error);
 }
 

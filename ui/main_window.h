@@ -30,6 +30,9 @@ class ScenarioPanel;
 class SummaryPanel;
 class TimelineView;
 
+// Drops Qt's debug and warning output; for headless runs (screenshots, export-chart).
+void quietQtMessages();
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:

@@ -94,7 +94,7 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     layout_row->addWidget(m_gpus_per_node);
     layout_row->addWidget(new QLabel(tr("GPUs/node"), this));
     layout_row->addStretch();
-    form->addRow(tr("&Layout:"), layout_row);
+    form->addRow(tr("Layout:"), layout_row);
 
     auto* batch_row = new QHBoxLayout;
     m_batch_slider = new QSlider(Qt::Horizontal, this);
@@ -108,7 +108,7 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     m_batch->setToolTip(tr("Minibatch per GPU (images each GPU processes per iteration)"));
     batch_row->addWidget(m_batch_slider, 1);
     batch_row->addWidget(m_batch);
-    form->addRow(tr("&Batch per GPU:"), batch_row);
+    form->addRow(tr("Batch per GPU:"), batch_row);
 
     m_image = new QSpinBox(this);
     m_image->setRange(0, 1024);

@@ -6,6 +6,7 @@
 
 #include "charts.h"
 #include "exporters.h"
+#include "main_window.h"
 #include "predictor.h"
 #include "settings_from_flags.h"
 #include "timeline_view.h"
@@ -38,6 +39,7 @@ void exportChart(const ExportChartOptions& options) {
     // widgets below go before it does.
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    ui::quietQtMessages();
     int argc = 1;
     char name[] = "iterscope-cli";
     char* argv[] = {name, nullptr};

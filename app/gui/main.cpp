@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string_view>
 
 #ifndef ITERSCOPE_VERSION_STRING
 #define ITERSCOPE_VERSION_STRING "0"
@@ -27,9 +28,9 @@ const char* const kScenarioOptions[] = {
 }
 
 int main(int argc, char** argv) {
-#ifdef ITERSCOPE_HAS_RESOURCES
-    Q_INIT_RESOURCE(iterscope);
-#endif
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]).starts_with("--screenshot"))
+            iterscope::ui::quietQtMessages();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Iterscope"));
     QApplication::setOrganizationName(QStringLiteral("Iterscope"));
@@ -45,7 +46,9 @@ int main(int argc, char** argv) {
     std::string screenshot_state = "ready";
     bool dark = false;
     std::string session;
-    cli.add_option("--session", session, "Open this .iterscope session: its scenario (in place of the scenario flags), pins and filter");
+    cli.add_option("--session", session,
+                   "Open this .iterscope session: its scenario (in place of the scenario flags), "
+                   "pins and filter");
     cli.add_option("--screenshot", screenshot,
                    "Render the main window once to this PNG file and exit");
     cli.add_option("--screenshot-state", screenshot_state,

@@ -283,8 +283,7 @@ class TestMainWindow : public QObject {
         QVERIFY(error.contains("x.bmp"));
 
         const QString trace = m_dir.filePath(QStringLiteral("trace.json"));
-        QVERIFY2(exportTrace(*w.currentResult(), trace, &error),
-                 qPrintable(error));
+        QVERIFY2(exportTrace(*w.currentResult(), trace, &error), qPrintable(error));
         QFile f(trace);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto doc = QJsonDocument::fromJson(f.readAll());
