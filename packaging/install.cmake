@@ -8,7 +8,7 @@ set(_src ${CMAKE_CURRENT_LIST_DIR}/..)
 install(DIRECTORY ${_src}/resources/examples/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/iterscope/examples)
 install(FILES ${_src}/README.md ${_src}/docs/profiles.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/iterscope)
 
 # Man pages are gzipped at build time (Debian policy; man reads both). gzip -n keeps the
 # output byte-identical between builds.
