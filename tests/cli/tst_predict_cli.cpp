@@ -1,0 +1,131 @@
+// iterscope-cli predict / sweep / validate / trace as outside checks run them (DESIGN.md
+// "Interfaces"): JSON field names, one row per sweep combination, one-line errors.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR);
+    p.setProcessEnvironment(env);
+    p.start(ITERSCOPE_CLI_PATH, args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+const QStringList kScenario{"--network", "resnet50",        "--gpu", "v100-sxm2-16gb", "--system",
+                            "dgx1-v100", "--gpus-per-node", "8",     "--batch",        "64"};
+
+} // namespace
+
+class PredictCli : public QObject {
+    Q_OBJECT
+  private slots:
+    void predictJsonHasTheDocumentedFields() {
+        const Run r = cli(QStringList{"predict"} + kScenario + QStringList{"--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        for (const char* key :
+             {"iteration_ms", "images_per_second", "forward_ms", "backward_ms", "update_ms",
+              "communication_ms", "exposed_communication_ms", "memory_per_gpu_bytes",
+              "fits_in_memory", "layers", "timeline", "max_batch_that_fits", "allreduce_algorithm"})
+            QVERIFY2(o.contains(key), key);
+        QVERIFY(o["iteration_ms"].toDouble() > 0);
+        QVERIFY(o["layers"].toArray().size() > 50);
+        QVERIFY(o["timeline"].toArray().size() > 50);
+        QCOMPARE(o["allreduce_algorithm"].toString(), QString("ring"));
+    }
+
+    void sweepGivesOneRowPerCombination() {
+        const Run r = cli({"sweep", "--network", "resnet50", "--gpu", "v100-sxm2-16gb", "--system",
+                           "cluster-25gbe", "--nodes", "1,2", "--gpus-per-node", "1,4,8", "--batch",
+                           "32,64", "--format", "csv"});
+        QCOMPARE(r.code, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 12);
+        QVERIFY(lines[0].startsWith("nodes,gpus_per_node"));
+        const Run j = cli(
+            {"sweep", "--network", "resnet50", "--gpus-per-node", "1,2,4,8", "--format", "json"});
+        QCOMPARE(j.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(j.out).object()["rows"].toArray().size(), 4);
+    }
+
+    void validateReportsRowsAndMape() {
+        const Run r =
+            cli({"validate", QString(ITERSCOPE_TEST_DATA) + "/published.csv", "--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray rows = o["rows"].toArray();
+        QVERIFY(rows.size() > 100);
+        for (const char* key : {"id", "predicted", "measured", "ape"})
+            QVERIFY2(rows[0].toObject().contains(key), key);
+        QVERIFY(o["mape"].toDouble() > 0);
+        QVERIFY(!o["groups"].toArray().isEmpty());
+    }
+
+    void traceWritesChromeTraceEvents() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("t.json");
+        const Run r = cli(QStringList{"trace"} + kScenario + QStringList{"--out", path});
+        QCOMPARE(r.code, 0);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        const QJsonArray events = o["traceEvents"].toArray();
+        QVERIFY(events.size() > 100);
+        bool complete = false;
+        for (const auto& e : events)
+            complete = complete || e.toObject()["ph"].toString() == "X";
+        QVERIFY(complete);
+    }
+
+    void badInputIsOneLineAndExitOne_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("unknown gpu") << QStringList{"predict", "--gpu", "no-such-gpu"};
+        QTest::newRow("unknown network") << QStringList{"predict", "--network", "no-such-net"};
+        QTest::newRow("zero gpus") << QStringList{"predict", "--gpus-per-node", "0"};
+        QTest::newRow("1e9 nodes") << QStringList{"predict", "--nodes", "1000000000"};
+        QTest::newRow("batch 1e12") << QStringList{"predict", "--batch", "1000000000000"};
+        QTest::newRow("non-numeric") << QStringList{"predict", "--batch", "lots"};
+        QTest::newRow("bad sync") << QStringList{"predict", "--sync", "carrier-pigeon"};
+        QTest::newRow("bad list") << QStringList{"sweep", "--batch", "1,,2"};
+        QTest::newRow("missing csv") << QStringList{"validate", "/nonexistent.csv"};
+        QTest::newRow("profile path not json")
+            << QStringList{"predict", "--gpu", QString(ITERSCOPE_TEST_DATA) + "/published.csv"};
+    }
+    void badInputIsOneLineAndExitOne() {
+        QFETCH(QStringList, args);
+        const Run r = cli(args);
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        QVERIFY(!r.err.trimmed().isEmpty());
+    }
+
+    void malformedProfileByPathNamesTheFile() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("broken-gpu.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\": \"iterscope-gpu\", \"version\": 1, \"id\": \"x\", \"sm_count\": "
+                "\"many\"}");
+        f.close();
+        const Run r = cli({"predict", "--gpu", path});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("broken-gpu.json"));
+    }
+};
+
+QTEST_GUILESS_MAIN(PredictCli)
+#include "tst_predict_cli.moc"
