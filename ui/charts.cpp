@@ -36,7 +36,7 @@ QString legendHtml(const ResultPtr& current, const QList<PinnedCurves>& pins) {
     for (int i = 0; i < pins.size(); ++i)
         entry(i + 1, ScalingChartsView::tr("Pin %1:").arg(i + 1), pins[i].settings);
     html += ScalingChartsView::tr("<i>Solid: images/s (left axis) · dashed: scaling efficiency "
-                                  "(right axis) · ◆ current scenario · ✕ batch does not fit in "
+                                  "(right axis) · ■ current scenario · ★ batch does not fit in "
                                   "GPU memory</i>");
     return html;
 }
@@ -246,7 +246,8 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
     c.overflow->replace(overflow);
     c.overflow->setColor(QColor(0xd6, 0x27, 0x28));
     c.overflow->setMarkerShape(QScatterSeries::MarkerShapeStar);
-    c.throughput->setRange(0, max_throughput > 0 ? max_throughput * 1.08 : 1);
+    // Without data a round range keeps the empty axes readable while loading.
+    c.throughput->setRange(0, max_throughput > 0 ? max_throughput * 1.08 : 1000);
     c.throughput->applyNiceNumbers();
 }
 

@@ -196,8 +196,9 @@ void MainWindow::createViews() {
     m_horizontal->setObjectName(QStringLiteral("horizontalSplitter"));
     m_horizontal->addWidget(table_box);
     m_horizontal->addWidget(m_chart_tabs);
-    m_horizontal->setStretchFactor(0, 5);
-    m_horizontal->setStretchFactor(1, 6);
+    m_horizontal->setStretchFactor(0, 3);
+    m_horizontal->setStretchFactor(1, 2);
+    m_horizontal->setSizes({690, 460});
     m_vertical = new QSplitter(Qt::Vertical);
     m_vertical->setObjectName(QStringLiteral("verticalSplitter"));
     m_vertical->addWidget(m_horizontal);
@@ -363,7 +364,12 @@ void MainWindow::onFinished(ResultPtr result) {
     m_last_good = result->settings;
     m_has_good = true;
     m_model->setResult(result);
-    m_table->resizeColumnToContents(LayerTableModel::Name);
+    if (!m_columns_sized) {
+        // Once: sizing to contents on every result would scan hundreds of rows per drag.
+        for (int c = 0; c < LayerTableModel::ColumnCount; ++c)
+            m_table->resizeColumnToContents(c);
+        m_columns_sized = true;
+    }
     m_timeline->setResult(result);
     m_charts->setResult(result);
     m_layer_chart->setResult(result);

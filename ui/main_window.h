@@ -122,6 +122,7 @@ class MainWindow : public QMainWindow {
     ResultPtr m_result;
     ScenarioSettings m_last_good;
     bool m_has_good = false;
+    bool m_columns_sized = false;
     QString m_session_path;
     QString m_last_error;
     QPalette m_default_palette;

@@ -28,14 +28,6 @@ const char* const kScenarioOptions[] = {
 }
 
 int main(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i)
-        if (std::string_view(argv[i]).starts_with("--screenshot"))
-            iterscope::ui::quietQtMessages();
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("Iterscope"));
-    QApplication::setOrganizationName(QStringLiteral("Iterscope"));
-    QApplication::setApplicationVersion(QStringLiteral(ITERSCOPE_VERSION_STRING));
-
     CLI::App cli{"iterscope: what-if analyzer for CNN training iteration time on multi-GPU "
                  "platforms",
                  "iterscope"};
@@ -46,7 +38,8 @@ int main(int argc, char** argv) {
     std::string screenshot_state = "ready";
     bool dark = false;
     std::string session;
-    cli.add_option("--session", session,
+    // Not "--session": QGuiApplication takes -session/--session for X11 session management.
+    cli.add_option("--load-session", session,
                    "Open this .iterscope session: its scenario (in place of the scenario flags), "
                    "pins and filter");
     cli.add_option("--screenshot", screenshot,
@@ -55,7 +48,9 @@ int main(int argc, char** argv) {
                    "ready (default): after the prediction is shown; loading: while it computes")
         ->check(CLI::IsMember({"ready", "loading"}));
     cli.add_flag("--dark", dark, "Use a dark palette");
-    // Qt has removed its own options (-style, ...) from argv by now.
+    // Parsed before the QApplication exists, so --help works without a display; Qt's
+    // own options (-platform, -style, ...) pass through as extras for Qt to take.
+    cli.allow_extras();
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -66,6 +61,13 @@ int main(int argc, char** argv) {
         std::cerr << "iterscope: " << e.what() << " (see --help)\n";
         return 1;
     }
+
+    if (!screenshot.empty())
+        iterscope::ui::quietQtMessages();
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Iterscope"));
+    QApplication::setOrganizationName(QStringLiteral("Iterscope"));
+    QApplication::setApplicationVersion(QStringLiteral(ITERSCOPE_VERSION_STRING));
 
     bool scenario_given = false;
     for (const char* option : kScenarioOptions)
