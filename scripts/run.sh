@@ -3,7 +3,7 @@
 # scenario (ResNet-50 on a DGX-1 with V100s). Extra arguments go to the program.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+packaging/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
 if [[ -x build/release/app/iterscope ]]; then

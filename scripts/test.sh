@@ -5,7 +5,7 @@
 set -euo pipefail
 set -o pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+packaging/install-deps.sh
 jobs=$(nproc)
 
 step() { printf '\n== %s ==\n' "$*"; }
