@@ -12,8 +12,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDeadlineTimer>
 #include <QDockWidget>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -26,6 +26,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -108,6 +109,11 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
     m_busy_timer.setInterval(kDefaultBusyDelayMs);
     connect(&m_busy_timer, &QTimer::timeout, this, &MainWindow::showBusyIndicator);
     connect(m_predictor, &Predictor::finished, this, &MainWindow::onFinished);
+    connect(m_predictor, &Predictor::curvesReady, this, [this](ResultPtr full) {
+        if (m_result && full->id == m_result->id)
+            m_result = full; // the same prediction, now with its curves
+        m_charts->setResult(std::move(full));
+    });
     connect(m_predictor, &Predictor::failed, this,
             [this](quint64, const ScenarioSettings& s, const QString& e) { onFailed(s, e); });
     connect(m_predictor, &Predictor::busyChanged, this, &MainWindow::onBusyChanged);
@@ -147,7 +153,8 @@ void MainWindow::createViews() {
     scroll->setWidget(side);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(340);
+    scroll->setMinimumWidth(side->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width() + 4);
     auto* dock = new QDockWidget(tr("Scenario and prediction"), this);
     dock->setObjectName(QStringLiteral("scenarioDock"));
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
@@ -371,7 +378,6 @@ void MainWindow::onFinished(ResultPtr result) {
         m_columns_sized = true;
     }
     m_timeline->setResult(result);
-    m_charts->setResult(result);
     m_layer_chart->setResult(result);
     m_summary->setResult(result);
     m_status->setText(tr("%1 layers · computed in %2 ms")
@@ -419,10 +425,15 @@ void MainWindow::showBusyIndicator() {
 }
 
 bool MainWindow::waitForResult(int timeout_ms) {
-    QDeadlineTimer deadline(timeout_ms);
-    while (m_predictor->isBusy() && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
-    QCoreApplication::processEvents();
+    if (m_predictor->isBusy()) {
+        QEventLoop loop;
+        connect(m_predictor, &Predictor::busyChanged, &loop, [&loop](bool busy) {
+            if (!busy)
+                loop.quit();
+        });
+        QTimer::singleShot(timeout_ms, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
     return !m_predictor->isBusy();
 }
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 
 namespace iterscope::ui {
 namespace {
@@ -127,7 +128,8 @@ Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
     return s;
 }
 
-ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, quint64 id) {
+std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& settings,
+                                                    ComputeCache& cache, quint64 id) {
     QElapsedTimer timer;
     timer.start();
     auto result = std::make_shared<PredictionResult>();
@@ -149,23 +151,33 @@ ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, q
     if (result->single_gpu_images_per_second > 0)
         result->scaling_efficiency = result->prediction.images_per_second /
                                      (scenario.totalGpus() * result->single_gpu_images_per_second);
+    result->compute_ms = double(timer.nsecsElapsed()) / 1e6;
+    return result;
+}
 
+bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled) {
+    const Scenario& scenario = result.scenario;
+    const ScenarioSettings& settings = result.settings;
     for (int gpus = 1; gpus <= ScenarioSettings::kMaxGpus; gpus *= 2) {
         const auto layout = layoutFor(gpus, scenario.system);
         if (!layout)
             break;
+        if (cancelled())
+            return false;
         Scenario s = scenario;
         s.nodes = layout->first;
         s.gpus_per_node = layout->second;
         fixSyncForCount(s, settings);
         if (const auto p = tryPredict(s)) {
-            const double base = result->single_gpu_images_per_second;
-            result->curves.by_gpus.push_back({double(gpus), p->images_per_second,
-                                              base > 0 ? p->images_per_second / (gpus * base) : 0,
-                                              p->fits_in_memory});
+            const double base = result.single_gpu_images_per_second;
+            result.curves.by_gpus.push_back({double(gpus), p->images_per_second,
+                                             base > 0 ? p->images_per_second / (gpus * base) : 0,
+                                             p->fits_in_memory});
         }
     }
     for (int batch = 1; batch <= ScenarioSettings::kMaxBatch; batch *= 2) {
+        if (cancelled())
+            return false;
         Scenario s = scenario;
         s.batch_per_gpu = batch;
         Scenario s1 = s;
@@ -173,16 +185,22 @@ ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, q
         s1.gpus_per_node = 1;
         fixSyncForCount(s1, settings);
         const auto p = tryPredict(s);
-        const auto p1 = tryPredict(s1);
+        // On one GPU the single-GPU point is the point itself.
+        const auto p1 = scenario.totalGpus() == 1 ? p : tryPredict(s1);
         if (p) {
             const double base = p1 ? p1->images_per_second : 0;
-            result->curves.by_batch.push_back(
+            result.curves.by_batch.push_back(
                 {double(batch), p->images_per_second,
                  base > 0 ? p->images_per_second / (scenario.totalGpus() * base) : 0,
                  p->fits_in_memory});
         }
     }
-    result->compute_ms = double(timer.nsecsElapsed()) / 1e6;
+    return true;
+}
+
+ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, quint64 id) {
+    auto result = computePrediction(settings, cache, id);
+    addScalingCurves(*result, [] { return false; });
     return result;
 }
 
@@ -204,6 +222,7 @@ bool Predictor::needsLoad(const ScenarioSettings& settings) const {
 quint64 Predictor::request(const ScenarioSettings& settings) {
     const bool was_busy = isBusy();
     m_latest = ++m_next;
+    m_latest_shared.store(m_latest);
     m_pending = Job{m_latest, settings};
     if (!m_running)
         startPending();
@@ -220,34 +239,56 @@ void Predictor::startPending() {
     m_running = true;
     auto cache = m_cache;
     m_pool.start([this, job = std::move(job), cache] {
+        const auto stale = [this, id = job.id] { return m_latest_shared.load() != id; };
         ResultPtr result;
         QString error;
         try {
-            result = computeResult(job.settings, *cache, job.id);
+            auto prediction = computePrediction(job.settings, *cache, job.id);
+            result = prediction;
+            // The prediction first: table, timeline and summary follow at once; the
+            // scaling curves (some twenty more predictions) come after, unless a newer
+            // request has made them moot.
+            QMetaObject::invokeMethod(
+                this, [this, prediction] { onPrediction(prediction); }, Qt::QueuedConnection);
+            auto full = std::make_shared<PredictionResult>(*prediction);
+            if (!stale() && addScalingCurves(*full, stale)) {
+                result = full;
+                QMetaObject::invokeMethod(
+                    this, [this, full] { onCurves(full); }, Qt::QueuedConnection);
+            }
         } catch (const std::bad_alloc&) {
             error = QStringLiteral("out of memory");
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
-        // Results cross back as a queued call carrying an immutable value.
+        // Results cross back as queued calls carrying immutable values.
         QMetaObject::invokeMethod(
             this,
-            [this, id = job.id, settings = job.settings, result, error] {
-                onJobDone(id, settings, result, error);
+            [this, id = job.id, settings = job.settings, ok = error.isEmpty(), error] {
+                onJobDone(id, settings, ok, error);
             },
             Qt::QueuedConnection);
     });
 }
 
-void Predictor::onJobDone(quint64 id, const ScenarioSettings& settings, ResultPtr result,
+void Predictor::onPrediction(const ResultPtr& result) {
+    if (result->id == m_latest)
+        emit finished(result);
+}
+
+void Predictor::onCurves(const ResultPtr& result) {
+    if (result->id == m_latest)
+        emit curvesReady(result);
+}
+
+void Predictor::onJobDone(quint64 id, const ScenarioSettings& settings, bool ok,
                           const QString& error) {
+    // Still running while listeners hear of the failure: a request they make in answer
+    // (the window falls back to the last good network) waits as pending, and busy stays
+    // true until that one is done too.
+    if (id == m_latest && !ok)
+        emit failed(id, settings, error);
     m_running = false;
-    if (id == m_latest) {
-        if (result)
-            emit finished(result);
-        else
-            emit failed(id, settings, error);
-    }
     if (m_pending)
         startPending();
     else

@@ -13,6 +13,8 @@
 #include <QObject>
 #include <QThreadPool>
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -71,6 +73,12 @@ class ComputeCache {
 // The core Scenario for a set of choices. Throws InputError naming the bad choice.
 Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache);
 
+// The prediction and the single-GPU comparison, without scaling curves. Throws InputError.
+std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& settings,
+                                                    ComputeCache& cache, quint64 id = 0);
+// Fills result.curves; stops early and returns false once cancelled() says so.
+bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled);
+
 // Everything the views show for one set of choices, computed synchronously (the CLI's
 // export-chart uses this directly). Throws InputError.
 ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, quint64 id = 0);
@@ -91,7 +99,9 @@ class Predictor : public QObject {
 
   signals:
     void busyChanged(bool busy);
+    // The newest request's prediction (no scaling curves yet), then its curves.
     void finished(iterscope::ui::ResultPtr result);
+    void curvesReady(iterscope::ui::ResultPtr result);
     void failed(quint64 id, const iterscope::ui::ScenarioSettings& settings, const QString& error);
 
   private:
@@ -100,13 +110,15 @@ class Predictor : public QObject {
         ScenarioSettings settings;
     };
     void startPending();
-    void onJobDone(quint64 id, const ScenarioSettings& settings, ResultPtr result,
-                   const QString& error);
+    void onPrediction(const ResultPtr& result);
+    void onCurves(const ResultPtr& result);
+    void onJobDone(quint64 id, const ScenarioSettings& settings, bool ok, const QString& error);
 
     std::shared_ptr<ComputeCache> m_cache = std::make_shared<ComputeCache>();
     QThreadPool m_pool;
     quint64 m_next = 0;
     quint64 m_latest = 0;
+    std::atomic<quint64> m_latest_shared{0}; // m_latest, for the worker's cancellation check
     bool m_running = false;
     std::optional<Job> m_pending;
 };

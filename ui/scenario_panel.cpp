@@ -165,6 +165,11 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     form->addRow(tr("B&ucket size:"), m_bucket);
 
     populate();
+    // Long profile names would otherwise make the panel as wide as the longest of them.
+    for (auto* combo : findChildren<QComboBox*>()) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(18);
+    }
     setSettings(ScenarioSettings{});
 
     const auto changed = [this] { emitChanged(); };

@@ -54,6 +54,7 @@ QLabel* SummaryPanel::addFigure(const QString& key, const QString& title, const 
     auto* value = new QLabel(QStringLiteral("–"), this);
     value->setObjectName(QStringLiteral("figure_") + key);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true);
     QFont bold = value->font();
     bold.setBold(true);
     value->setFont(bold);
