@@ -24,7 +24,7 @@ seconds=${ITERSCOPE_FUZZ_SECONDS:-60}
 if ((seconds > 0)); then
     step "fuzzing, ${seconds}s per target"
     cmake --preset fuzz >/dev/null
-    cmake --build --preset fuzz -j "$jobs"
+    cmake --build --preset fuzz -j "$jobs" --target fuzzers
     scripts/run-fuzzers.sh build/fuzz "$seconds"
 fi
 count() { grep -oE 'tests failed out of [0-9]+' "$1" | grep -oE '[0-9]+$' || echo 0; }

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <optional>
 #include <set>
 
 using namespace iterscope;
@@ -115,9 +116,13 @@ class TestZoo : public QObject {
 
     void usesTheLayerKindsTheModelTimes() {
         std::set<LayerKind> seen;
-        for (const std::string& id : zooIds())
-            for (const Layer& l : zooNetwork(id)->layers)
+        for (const std::string& id : zooIds()) {
+            // Keep the network alive: a range-for over a temporary's member dangles.
+            const std::optional<Network> net = zooNetwork(id);
+            QVERIFY2(net.has_value(), id.c_str());
+            for (const Layer& l : net->layers)
                 seen.insert(l.kind);
+        }
         for (LayerKind k :
              {LayerKind::Convolution, LayerKind::BatchNorm, LayerKind::Activation,
               LayerKind::Pooling, LayerKind::GlobalPooling, LayerKind::Concat, LayerKind::Eltwise,
