@@ -2,6 +2,7 @@
 
 #include "hardware/profile_loader.h"
 #include "util/error.h"
+#include "util/text_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -107,25 +108,7 @@ json parseText(const std::string& text, const std::string& file) {
 }
 
 json readFile(const std::string& path) {
-    std::error_code ec;
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        throw InputError(path + ": no such file");
-    // A FIFO or a device would block or never end.
-    if (!fs::is_regular_file(status))
-        throw InputError(path + ": not a regular file");
-    const auto size = fs::file_size(path, ec);
-    if (ec)
-        throw InputError(path + ": cannot read: " + ec.message());
-    if (size > kMaxFileBytes)
-        throw InputError(path + ": larger than " + std::to_string(kMaxFileBytes) +
-                         " bytes, not a profile");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot open for reading");
-    std::string text(static_cast<std::size_t>(size), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    const std::string text = readBoundedFile(path, kMaxFileBytes, "a profile");
     return parseText(text, path);
 }
 

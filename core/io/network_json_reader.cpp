@@ -6,6 +6,7 @@
 #include "io/network_json.h"
 
 #include "util/error.h"
+#include "util/text_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -551,24 +552,7 @@ Network networkFromJson(const std::string& text) {
 }
 
 Network readNetworkJsonFile(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw InputError(
-            path + ": " +
-            (ec || !std::filesystem::exists(path, ec) ? "no such file" : "not a regular file"));
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec)
-        throw InputError(path + ": cannot be read (" + ec.message() + ")");
-    if (size > kMaxFileBytes)
-        throw InputError(path + ": " + std::to_string(size) +
-                         " bytes is too large for a network description");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot be opened for reading");
-    std::string text(static_cast<std::size_t>(size), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    if (static_cast<std::uintmax_t>(in.gcount()) != size)
-        throw InputError(path + ": read failed");
+    const std::string text = readBoundedFile(path, kMaxFileBytes, "a network description");
     try {
         return networkFromJson(text);
     } catch (const InputError& e) {

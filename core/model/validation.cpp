@@ -3,6 +3,7 @@
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "util/error.h"
+#include "util/text_file.h"
 
 #include <charconv>
 #include <cmath>
@@ -144,18 +145,7 @@ std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std
 }
 
 std::vector<ValidationRow> readValidationCsv(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw InputError(path + ": not a readable file");
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec || size > kMaxCsvBytes)
-        throw InputError(path + ": larger than 16 MB, not a measurement file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot open");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseValidationCsv(text.str(), path);
+    return parseValidationCsv(readBoundedFile(path, kMaxCsvBytes, "a measurement file"), path);
 }
 
 ValidationResolver defaultResolver() {

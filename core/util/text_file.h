@@ -1,0 +1,14 @@
+// Reading a user's file whole, with the checks every reader needs: it exists, it is a regular
+// file (a FIFO or a device would block or never end), and it is not absurdly large.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace iterscope {
+
+// Throws InputError("<path>: <problem>"); `what` names the expected content in the size
+// error ("a profile", "a network description").
+std::string readBoundedFile(const std::string& path, std::uintmax_t max_bytes, const char* what);
+
+} // namespace iterscope
