@@ -43,9 +43,10 @@ std::optional<std::pair<int, int>> layoutFor(int gpus, const SystemProfile& syst
     return std::pair{nodes, per_node};
 }
 
-std::optional<Prediction> tryPredict(const Scenario& s) {
+// The totals of a comparison point (single GPU, a curve's point): no timeline needed.
+std::optional<Prediction> tryPredict(const Scenario& s, const LayerPassTable& passes) {
     try {
-        return predict(s);
+        return predict(s, passes, PredictDetail::Totals);
     } catch (const InputError&) {
         return std::nullopt; // a point the model rejects is left out of the curve
     }
@@ -140,13 +141,14 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
     result->network = scenario.network;
     result->gpu = scenario.gpu;
     result->system = scenario.system;
-    result->prediction = predict(scenario);
+    result->passes = std::make_shared<const LayerPassTable>(layerPassTable(scenario));
+    result->prediction = predict(scenario, *result->passes);
 
     Scenario one = scenario;
     one.nodes = 1;
     one.gpus_per_node = 1;
     fixSyncForCount(one, settings);
-    const auto single = tryPredict(one);
+    const auto single = tryPredict(one, *result->passes);
     result->single_gpu_images_per_second = single ? single->images_per_second : 0;
     if (result->single_gpu_images_per_second > 0)
         result->scaling_efficiency = result->prediction.images_per_second /
@@ -158,6 +160,8 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
 bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled) {
     const Scenario& scenario = result.scenario;
     const ScenarioSettings& settings = result.settings;
+    if (!result.passes)
+        result.passes = std::make_shared<const LayerPassTable>(layerPassTable(scenario));
     for (int gpus = 1; gpus <= ScenarioSettings::kMaxGpus; gpus *= 2) {
         const auto layout = layoutFor(gpus, scenario.system);
         if (!layout)
@@ -168,7 +172,7 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
         s.nodes = layout->first;
         s.gpus_per_node = layout->second;
         fixSyncForCount(s, settings);
-        if (const auto p = tryPredict(s)) {
+        if (const auto p = tryPredict(s, *result.passes)) {
             const double base = result.single_gpu_images_per_second;
             result.curves.by_gpus.push_back({double(gpus), p->images_per_second,
                                              base > 0 ? p->images_per_second / (gpus * base) : 0,
@@ -184,9 +188,15 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
         s1.nodes = 1;
         s1.gpus_per_node = 1;
         fixSyncForCount(s1, settings);
-        const auto p = tryPredict(s);
+        LayerPassTable passes;
+        try {
+            passes = layerPassTable(s);
+        } catch (const InputError&) {
+            continue; // a batch the model rejects is left out of the curve
+        }
+        const auto p = tryPredict(s, passes);
         // On one GPU the single-GPU point is the point itself.
-        const auto p1 = scenario.totalGpus() == 1 ? p : tryPredict(s1);
+        const auto p1 = scenario.totalGpus() == 1 ? p : tryPredict(s1, passes);
         if (p) {
             const double base = p1 ? p1->images_per_second : 0;
             result.curves.by_batch.push_back(

@@ -7,6 +7,7 @@
 #include "scenario_settings.h"
 
 #include "hardware/hardware.h"
+#include "model/model.h"
 #include "model/prediction.h"
 #include "model/scenario.h"
 
@@ -46,6 +47,8 @@ struct PredictionResult {
     GpuProfile gpu;
     SystemProfile system;
     Prediction prediction;
+    // The layer times behind `prediction`, shared by every comparison at the same batch.
+    std::shared_ptr<const LayerPassTable> passes;
     double single_gpu_images_per_second = 0; // same batch, one GPU
     double scaling_efficiency = 1;           // images/s over GPUs × single GPU's
     ScalingCurves curves;

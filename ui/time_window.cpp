@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 
 namespace iterscope::ui {
 namespace {
@@ -71,6 +73,31 @@ std::vector<double> ticksFor(const TimeWindow& window, double min_spacing_px) {
          t = first + static_cast<double>(ticks.size()) * step)
         ticks.push_back(t);
     return ticks;
+}
+
+std::string tickLabel(double t_ms, double step_ms, double window_end_ms) {
+    struct Unit {
+        double per_ms;
+        const char* symbol;
+    };
+    static constexpr Unit kUnits[] = {{1e-3, "s"}, {1.0, "ms"}, {1e3, "µs"}, {1e6, "ns"}};
+    constexpr double kSmallestStep = 1e-3 * (1 - 1e-9); // three decimals
+    const Unit* unit = &kUnits[std::size(kUnits) - 1];
+    for (const Unit& u : kUnits) {
+        if (std::abs(window_end_ms) * u.per_ms >= 1 && step_ms * u.per_ms >= kSmallestStep) {
+            unit = &u;
+            break;
+        }
+    }
+    const double step = step_ms * unit->per_ms;
+    double value = t_ms * unit->per_ms;
+    if (std::abs(value) < std::abs(step) * 1e-6)
+        value = 0; // no "-0" at the origin
+    const int decimals =
+        step >= 1 || !(step > 0) ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f %s", std::clamp(decimals, 0, 6), value, unit->symbol);
+    return text;
 }
 
 } // namespace iterscope::ui

@@ -3,6 +3,7 @@
 // and Qt Creator's timelines).
 #pragma once
 
+#include <string>
 #include <vector>
 
 namespace iterscope::ui {
@@ -43,5 +44,9 @@ struct TimeWindow {
 double niceTickStep(double ms_per_px, double min_spacing_px);
 // Tick positions (ms) inside the window for that step.
 std::vector<double> ticksFor(const TimeWindow& window, double min_spacing_px);
+// A tick's label, in one unit for every tick of a window: the largest of s, ms, µs and ns in
+// which the window's end reads at least 1 and the step needs at most three decimals
+// ("3.5 s", not "3500 ms"; "35 ms", not "0.035 s"). UTF-8.
+std::string tickLabel(double t_ms, double step_ms, double window_end_ms);
 
 } // namespace iterscope::ui

@@ -17,19 +17,13 @@ namespace {
 constexpr int kMinTickSpacingPx = 90;
 constexpr int kMargin = 8;
 
-bool isBackward(const TimelineEvent& e) {
-    const auto& n = e.name;
-    return (n.size() >= 4 && n.compare(n.size() - 4, 4, " bwd") == 0) ||
-           n.find("backward") != std::string::npos;
-}
-
 // Row order top to bottom follows an iteration: input, forward, backward, exchange, update.
 int rowKind(const TimelineEvent& e) {
     switch (e.stream) {
     case Stream::Input:
         return 0;
     case Stream::Compute:
-        return isBackward(e) ? 2 : 1;
+        return e.kind == EventKind::Backward ? 2 : 1;
     case Stream::Communication:
         return 3;
     case Stream::Update:
@@ -69,24 +63,6 @@ QString kindLabel(int kind) {
     }
 }
 
-// One unit for all ticks of a window, chosen from the step, so labels line up.
-QString tickLabel(double t_ms, double step_ms) {
-    double scale = 1;
-    QString unit = QStringLiteral("ms");
-    if (step_ms >= 1000) {
-        scale = 1e-3;
-        unit = QStringLiteral("s");
-    } else if (step_ms < 1e-3) {
-        scale = 1e6;
-        unit = QStringLiteral("ns");
-    } else if (step_ms < 1) {
-        scale = 1e3;
-        unit = QStringLiteral("µs");
-    }
-    const double step = step_ms * scale;
-    const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
-    return QString::number(t_ms * scale, 'f', std::clamp(decimals, 0, 6)) + QLatin1Char(' ') + unit;
-}
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
@@ -244,7 +220,7 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
         p.drawLine(x, g.plot.top(), x, g.plot.bottom());
         p.setPen(pal.color(QPalette::Text));
         p.drawLine(x, g.plot.top() - 4, x, g.plot.top());
-        const QString label = tickLabel(t, step);
+        const QString label = QString::fromStdString(tickLabel(t, step, w.end_ms));
         const int tw = fm.horizontalAdvance(label);
         p.drawText(QPoint(std::clamp(x - tw / 2, g.plot.left() - tw / 2, rect.right() - tw),
                           rect.top() + fm.ascent() + 2),
@@ -284,9 +260,8 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
         }
         if (bar.width() > 40 && g.row_height >= fm.height()) {
             p.setPen(Qt::white);
-            p.drawText(
-                bar.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                fm.elidedText(QString::fromStdString(e.name), Qt::ElideRight, bar.width() - 6));
+            p.drawText(bar.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(eventName(e), Qt::ElideRight, bar.width() - 6));
         }
     }
     p.setClipRect(rect);
@@ -308,6 +283,11 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     p.drawText(QRect(x, y, rect.right() - x - kMargin, fm.height()),
                Qt::AlignRight | Qt::AlignVCenter, span);
     p.restore();
+}
+
+QString TimelineView::eventName(const TimelineEvent& e) const {
+    return m_result ? QString::fromStdString(timelineEventName(e, m_result->network->network))
+                    : QString();
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -360,7 +340,7 @@ bool TimelineView::event(QEvent* event) {
         const auto exact = [](double ms) { return QString::number(ms, 'f', 4) + " ms"; };
         QToolTip::showText(help->globalPos(),
                            tr("<b>%1</b><br>%2 stream<br>start %3<br>end %4<br>duration %5")
-                               .arg(QString::fromStdString(e.name).toHtmlEscaped(),
+                               .arg(eventName(e).toHtmlEscaped(),
                                     QLatin1String(streamName(e.stream)), exact(e.start_ms),
                                     exact(e.start_ms + e.duration_ms), exact(e.duration_ms)),
                            this);

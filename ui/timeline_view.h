@@ -64,6 +64,7 @@ class TimelineView : public QWidget {
         int row_height = 0;
     };
     Geometry geometryFor(const QRect& rect) const;
+    QString eventName(const TimelineEvent& e) const;
     void rebuildRows();
 
     ResultPtr m_result;

@@ -63,7 +63,7 @@ nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p) {
     auto timeline = nlohmann::ordered_json::array();
     for (const TimelineEvent& e : p.timeline)
         timeline.push_back({{"stream", streamName(e.stream)},
-                            {"name", e.name},
+                            {"name", timelineEventName(e, s.network->network)},
                             {"start_ms", e.start_ms},
                             {"duration_ms", e.duration_ms},
                             {"layer", e.layer},

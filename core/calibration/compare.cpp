@@ -200,12 +200,12 @@ std::string comparisonToJson(const MeasurementComparison& c) {
 std::vector<TimelineEvent> measuredTimeline(const NetworkRun& run) {
     std::vector<TimelineEvent> events;
     double t = 0;
-    auto add = [&](const LayerMeasurement& l, double duration, const char* pass) {
+    auto add = [&](const LayerMeasurement& l, double duration, EventKind kind) {
         if (!l.measured || !(duration > 0))
             return;
         TimelineEvent e;
         e.stream = Stream::Compute;
-        e.name = l.name + " " + pass;
+        e.kind = kind;
         e.start_ms = t;
         e.duration_ms = duration;
         e.layer = static_cast<long>(l.index);
@@ -213,9 +213,9 @@ std::vector<TimelineEvent> measuredTimeline(const NetworkRun& run) {
         t += duration;
     };
     for (const LayerMeasurement& l : run.layers)
-        add(l, l.forward_ms, "fwd");
+        add(l, l.forward_ms, EventKind::Forward);
     for (auto it = run.layers.rbegin(); it != run.layers.rend(); ++it)
-        add(*it, it->backward_ms, "bwd");
+        add(*it, it->backward_ms, EventKind::Backward);
     return events;
 }
 

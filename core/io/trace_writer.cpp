@@ -97,7 +97,7 @@ std::string chromeTraceJson(const Scenario& scenario, const Prediction& predicti
                 continue;
             nlohmann::ordered_json x;
             x[kPhase] = kComplete;
-            x[kName] = e.name;
+            x[kName] = timelineEventName(e, scenario.network->network);
             x[kCategory] = streamName(e.stream);
             x[kTimestamp] = e.start_ms * kUsPerMs;
             x[kDuration] = e.duration_ms * kUsPerMs;

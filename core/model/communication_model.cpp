@@ -125,9 +125,7 @@ Fabric fabricOf(const Scenario& s) {
     n.intra_latency_ms = sw.collective_hop_latency_us * kMsPerUs;
     n.inter_latency_ms = (sw.collective_hop_latency_us + s.system.network_latency_us) * kMsPerUs;
     if (s.nodes > 1) {
-        if (s.system.nics_per_node < 1 || !(s.system.nic_gbps > 0))
-            throw InputError("system '" + s.system.id + "': has no network between nodes (" +
-                             std::to_string(s.nodes) + " nodes asked for)");
+        // validateScenario has made sure the system has a network between nodes.
         // A node's traffic leaves through the NICs its GPUs sit next to: at most one NIC per
         // GPU in use.
         const int nics = std::min(s.system.nics_per_node, s.gpus_per_node);

@@ -31,8 +31,8 @@ struct ExchangeModel {
     double gpu_update_share = 1;
 };
 
-// Throws InputError when the system cannot carry the exchange (several nodes without a
-// network).
+// Expects a scenario that passed validateScenario (which rejects several nodes without a
+// network between them).
 ExchangeModel exchangeModel(const Scenario& s);
 
 // Time of exchanging one bucket; `chosen` (optional) receives the algorithm used.

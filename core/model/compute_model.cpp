@@ -318,8 +318,8 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
 double waveUtilization(int64_t ctas, int sms) {
     if (ctas <= 0 || sms <= 0)
         return 1.0;
-    const double waves = ceilDiv(static_cast<double>(ctas), sms);
-    return static_cast<double>(ctas) / (waves * sms);
+    const int64_t waves = (ctas + sms - 1) / sms;
+    return static_cast<double>(ctas) / static_cast<double>(waves * sms);
 }
 
 double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double base,
@@ -328,20 +328,24 @@ double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double ba
     n = std::max<int64_t>(n, 1);
     k = std::max<int64_t>(k, 1);
     groups = std::max<int64_t>(groups, 1);
+    const double dm = static_cast<double>(m), dn = static_cast<double>(n);
     int64_t tm = shrinkTile(r.tile_m, m);
     int64_t tn = shrinkTile(r.tile_n, n);
-    auto tiles = [&] {
-        return ceilDiv(static_cast<double>(m), static_cast<double>(tm)) *
-               ceilDiv(static_cast<double>(n), static_cast<double>(tn)) *
-               static_cast<double>(groups);
-    };
-    while (tiles() < r.sms && (tm > kMinFillTile || tn > kMinFillTile)) {
-        if (tm >= tn)
+    // Tile counts along each edge; doubles, since their product with the groups can pass
+    // 2^63 for absurd inputs.
+    double tiles_m = ceilDiv(dm, static_cast<double>(tm));
+    double tiles_n = ceilDiv(dn, static_cast<double>(tn));
+    const double g = static_cast<double>(groups);
+    while (tiles_m * tiles_n * g < r.sms && (tm > kMinFillTile || tn > kMinFillTile)) {
+        if (tm >= tn) {
             tm /= 2;
-        else
+            tiles_m = ceilDiv(dm, static_cast<double>(tm));
+        } else {
             tn /= 2;
+            tiles_n = ceilDiv(dn, static_cast<double>(tn));
+        }
     }
-    double ctas = tiles();
+    double ctas = tiles_m * tiles_n * g;
     if (ctas < kSplitKWaves * r.sms) {
         // Long reductions (the weight gradient's K = batch x output positions) are split
         // into partial sums until the SMs see several waves.
@@ -351,10 +355,7 @@ double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double ba
         ctas *= splits;
     }
     const double padding =
-        static_cast<double>(m) /
-        (ceilDiv(static_cast<double>(m), static_cast<double>(tm)) * static_cast<double>(tm)) *
-        static_cast<double>(n) /
-        (ceilDiv(static_cast<double>(n), static_cast<double>(tn)) * static_cast<double>(tn));
+        (dm * dn) / (tiles_m * static_cast<double>(tm) * tiles_n * static_cast<double>(tn));
     const double reuse = static_cast<double>(k) / (static_cast<double>(k) + r.gemm_k_half);
     const double waves = ctas >= 9e18 ? 1.0 : waveUtilization(static_cast<int64_t>(ctas), r.sms);
     return base * padding * reuse * waves;

@@ -32,6 +32,8 @@ struct ComputeRates {
     double gemm_k_half = 0;
     int64_t tile_m = 128, tile_n = 128;
     bool fused_bn_activation = false;
+
+    bool operator==(const ComputeRates&) const = default;
 };
 
 ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& software,

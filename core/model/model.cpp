@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace iterscope {
 
@@ -34,32 +35,78 @@ double hostLinkGbps(const Scenario& s) {
            std::clamp(s.gpu.pcie_lanes, 1, 16) / 16.0;
 }
 
-void addEvent(Prediction& p, Stream stream, std::string name, double start, double duration,
-              long layer = -1, int bucket = -1) {
-    TimelineEvent e;
-    e.stream = stream;
-    e.name = std::move(name);
-    e.start_ms = start;
-    e.duration_ms = duration;
-    e.layer = layer;
-    e.bucket = bucket;
-    p.timeline.push_back(std::move(e));
+// Appends timeline events unless the caller asked for the totals only.
+struct Timeline {
+    std::vector<TimelineEvent>* events; // null: totals only
+
+    void add(Stream stream, EventKind kind, double start, double duration, long layer = -1,
+             int bucket = -1) const {
+        if (!events)
+            return;
+        TimelineEvent& e = events->emplace_back();
+        e.stream = stream;
+        e.kind = kind;
+        e.start_ms = start;
+        e.duration_ms = duration;
+        e.layer = layer;
+        e.bucket = bucket;
+    }
+};
+
+EventKind exchangeKind(SyncStrategy sync) {
+    switch (sync) {
+    case SyncStrategy::AllreduceNccl:
+        return EventKind::AllReduce;
+    case SyncStrategy::AllreduceCopy:
+        return EventKind::CopyAllReduce;
+    default:
+        return EventKind::PushPull;
+    }
 }
 
 } // namespace
 
-Prediction predict(const Scenario& s) {
+LayerPassTable layerPassTable(const Scenario& s) {
     validateScenario(s);
     const Network& net = s.network->network;
     const NetworkAnalysis& analysis = s.network->analysis;
+    LayerPassTable table;
+    table.network = s.network.get();
+    table.batch = s.batch_per_gpu;
+    table.rates = computeRates(s.gpu, s.software, s.precision);
+    table.passes.resize(net.layers.size());
+    for (std::size_t i = 0; i < net.layers.size(); ++i) {
+        const Layer& layer = net.layers[i];
+        const Dims& in = layer.inputs.empty() ? net.input : analysis.layers[layer.inputs[0]].output;
+        table.passes[i] = layerPasses(layer, analysis.layers[i], in, s.batch_per_gpu, table.rates,
+                                      fusedIntoPrevious(net, layer, s.software));
+    }
+    return table;
+}
+
+Prediction predict(const Scenario& s, PredictDetail detail) {
+    return predict(s, layerPassTable(s), detail);
+}
+
+Prediction predict(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
+    validateScenario(s);
+    const ComputeRates rates = computeRates(s.gpu, s.software, s.precision);
+    if (table.network != s.network.get() || table.batch != s.batch_per_gpu ||
+        !(table.rates == rates) || table.passes.size() != s.network->network.layers.size())
+        throw std::invalid_argument("predict: the layer pass table was made for another "
+                                    "network, batch, GPU, software or precision");
+    const Network& net = s.network->network;
+    const NetworkAnalysis& analysis = s.network->analysis;
     const SoftwareProfile& sw = s.software;
-    const ComputeRates rates = computeRates(s.gpu, sw, s.precision);
     const std::size_t n_layers = net.layers.size();
     const int64_t batch = s.batch_per_gpu;
 
     Prediction p;
     p.layers.resize(n_layers);
-    p.timeline.reserve(2 * n_layers + 8);
+    const bool full = detail == PredictDetail::Full;
+    if (full)
+        p.timeline.reserve(2 * n_layers + 8);
+    const Timeline timeline{full ? &p.timeline : nullptr};
 
     // Input: the H2D copy of the minibatch, and any GPU work of the input pipeline.
     int64_t input_elems = 1;
@@ -70,23 +117,20 @@ Prediction predict(const Scenario& s) {
     p.input_ms = input_bytes / (hostLinkGbps(s) * kBytesPerMsPerGbps);
     const double copy_start = 0;
     double t = sw.overlap_input ? 0.0 : p.input_ms;
-    addEvent(p, Stream::Input, "H2D input", copy_start, p.input_ms);
+    timeline.add(Stream::Input, EventKind::InputCopy, copy_start, p.input_ms);
     const double pipeline_ms = sw.input_gpu_us_per_image * kMsPerUs * static_cast<double>(batch);
     if (pipeline_ms > 0) {
-        addEvent(p, Stream::Compute, "input pipeline", t, pipeline_ms);
+        timeline.add(Stream::Compute, EventKind::InputPipeline, t, pipeline_ms);
         t += pipeline_ms;
     }
 
     // Forward, then backward in reverse order.
-    std::vector<LayerPasses> passes(n_layers);
+    const std::vector<LayerPasses>& passes = table.passes;
     std::vector<double> backward_end(n_layers, 0.0);
     std::vector<int64_t> params(n_layers, 0);
     int trainable_layers = 0;
     for (std::size_t i = 0; i < n_layers; ++i) {
-        const Layer& layer = net.layers[i];
         const LayerCost& cost = analysis.layers[i];
-        const Dims& in = layer.inputs.empty() ? net.input : analysis.layers[layer.inputs[0]].output;
-        passes[i] = layerPasses(layer, cost, in, batch, rates, fusedIntoPrevious(net, layer, sw));
         params[i] = cost.params;
         if (cost.params > 0)
             ++trainable_layers;
@@ -97,8 +141,8 @@ Prediction predict(const Scenario& s) {
         lt.forward_bound = passes[i].forward.bound;
         lt.backward_bound = passes[i].backward.bound;
         if (lt.forward_ms > 0) {
-            addEvent(p, Stream::Compute, layer.name + " fwd", t, lt.forward_ms,
-                     static_cast<long>(i));
+            timeline.add(Stream::Compute, EventKind::Forward, t, lt.forward_ms,
+                         static_cast<long>(i));
             t += lt.forward_ms;
         }
         p.forward_ms += lt.forward_ms;
@@ -106,7 +150,7 @@ Prediction predict(const Scenario& s) {
     for (std::size_t i = n_layers; i-- > 0;) {
         const double d = p.layers[i].backward_ms;
         if (d > 0) {
-            addEvent(p, Stream::Compute, net.layers[i].name + " bwd", t, d, static_cast<long>(i));
+            timeline.add(Stream::Compute, EventKind::Backward, t, d, static_cast<long>(i));
             t += d;
         }
         backward_end[i] = t;
@@ -126,14 +170,12 @@ Prediction predict(const Scenario& s) {
         const bool overlap = s.overlap && sw.overlap_communication;
         comm_end = scheduleExchange(buckets, exchange, overlap, backward_end_ms);
         int64_t largest = -1;
-        const char* verb = s.sync == SyncStrategy::AllreduceNccl   ? " all-reduce"
-                           : s.sync == SyncStrategy::AllreduceCopy ? " copy all-reduce"
-                                                                   : " push/pull";
+        const EventKind kind = exchangeKind(s.sync);
         for (std::size_t b = 0; b < buckets.size(); ++b) {
             const Bucket& bk = buckets[b];
             p.communication_ms += bk.duration_ms;
-            addEvent(p, Stream::Communication, "bucket " + std::to_string(b) + verb, bk.start_ms,
-                     bk.duration_ms, -1, static_cast<int>(b));
+            timeline.add(Stream::Communication, kind, bk.start_ms, bk.duration_ms, -1,
+                         static_cast<int>(b));
             if (s.sync == SyncStrategy::AllreduceNccl && bk.bytes > largest) {
                 largest = bk.bytes;
                 p.allreduce_algorithm = allreduceAlgorithmName(bk.algorithm);
@@ -155,7 +197,7 @@ Prediction predict(const Scenario& s) {
     }
     const double update_start = std::max(backward_end_ms, comm_end);
     if (p.update_ms > 0)
-        addEvent(p, Stream::Update, "update", update_start, p.update_ms);
+        timeline.add(Stream::Update, EventKind::Update, update_start, p.update_ms);
     p.iteration_ms = std::max(update_start + p.update_ms, sw.overlap_input ? p.input_ms : 0.0);
     p.images_per_second = p.iteration_ms > 0
                               ? static_cast<double>(batch) * s.totalGpus() * 1000.0 / p.iteration_ms
@@ -170,6 +212,8 @@ Prediction predict(const Scenario& s) {
     p.memory_per_gpu_bytes = mem.total_bytes;
     p.fits_in_memory = mem.fits;
     p.max_batch_that_fits = mem.max_batch_that_fits;
+    if (!full)
+        p.layers = {};
     return p;
 }
 

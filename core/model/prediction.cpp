@@ -1,5 +1,7 @@
 #include "model/prediction.h"
 
+#include <string>
+
 namespace iterscope {
 
 const char* boundName(Bound b) {
@@ -26,6 +28,36 @@ const char* streamName(Stream s) {
         return "update";
     }
     return "compute";
+}
+
+std::string timelineEventName(const TimelineEvent& e, const Network& network) {
+    const auto layerName = [&]() -> std::string {
+        if (e.layer >= 0 && static_cast<std::size_t>(e.layer) < network.layers.size())
+            return network.layers[static_cast<std::size_t>(e.layer)].name;
+        return "layer " + std::to_string(e.layer);
+    };
+    const auto bucketName = [&](const char* verb) {
+        return "bucket " + std::to_string(e.bucket) + " " + verb;
+    };
+    switch (e.kind) {
+    case EventKind::InputCopy:
+        return "H2D input";
+    case EventKind::InputPipeline:
+        return "input pipeline";
+    case EventKind::Forward:
+        return layerName() + " fwd";
+    case EventKind::Backward:
+        return layerName() + " bwd";
+    case EventKind::AllReduce:
+        return bucketName("all-reduce");
+    case EventKind::CopyAllReduce:
+        return bucketName("copy all-reduce");
+    case EventKind::PushPull:
+        return bucketName("push/pull");
+    case EventKind::Update:
+        return "update";
+    }
+    return "event";
 }
 
 } // namespace iterscope

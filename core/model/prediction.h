@@ -1,6 +1,8 @@
 // What predict() returns: everything every view shows, as plain values.
 #pragma once
 
+#include "network/network.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,9 +25,23 @@ struct LayerTiming {
 enum class Stream { Input, Compute, Communication, Update };
 const char* streamName(Stream s); // "input", "compute", "communication", "update"
 
+// What an event does. Its label is derived from the kind, the layer and the bucket
+// (timelineEventName), not stored: a ResNet-152 iteration has a thousand events, and a
+// string each would cost more than the model itself.
+enum class EventKind {
+    InputCopy,     // "H2D input"
+    InputPipeline, // "input pipeline": GPU work of the input pipeline (decoding, augmenting)
+    Forward,       // "<layer> fwd"
+    Backward,      // "<layer> bwd"
+    AllReduce,     // "bucket <b> all-reduce"
+    CopyAllReduce, // "bucket <b> copy all-reduce"
+    PushPull,      // "bucket <b> push/pull": parameter servers
+    Update,        // "update"
+};
+
 struct TimelineEvent {
     Stream stream = Stream::Compute;
-    std::string name; // "conv1 fwd", "bucket 3 all-reduce", "H2D input", "update"
+    EventKind kind = EventKind::Forward;
     double start_ms = 0;
     double duration_ms = 0;
     long layer = -1; // layer index for compute events, -1 otherwise
@@ -51,5 +67,9 @@ struct Prediction {
     std::vector<LayerTiming> layers;
     std::vector<TimelineEvent> timeline;
 };
+
+// "conv1 fwd", "bucket 3 all-reduce", "H2D input", "update". `network` is the one the
+// prediction was made for (layer names come from it).
+std::string timelineEventName(const TimelineEvent& event, const Network& network);
 
 } // namespace iterscope

@@ -34,9 +34,12 @@ constexpr int kMaxNodes = 1 << 16;
 constexpr int kMaxGpusPerNode = 1024;
 constexpr double kMaxBucketMb = 1 << 20;
 
-void requirePositive(double value, const std::string& who, const char* field) {
+// `kind` and `id` name the profile ("gpu", "v100-sxm2-16gb"); the message is built only
+// on failure, since predict() validates on every call.
+void requirePositive(double value, const char* kind, const std::string& id, const char* field) {
     if (!(value > 0) || !std::isfinite(value))
-        throw InputError(who + ": " + field + " must be a positive number");
+        throw InputError(std::string(kind) + " '" + id + "': " + field +
+                         " must be a positive number");
 }
 
 } // namespace
@@ -97,24 +100,31 @@ void validateScenario(const Scenario& s) {
         throw InputError("scenario: parameter servers " + std::to_string(s.ps_count) +
                          " must be between 0 (one per node) and the node count");
 
-    const std::string gpu = "gpu '" + s.gpu.id + "'";
-    if (s.gpu.sm_count < 1)
-        throw InputError(gpu + ": sm_count must be at least 1");
-    requirePositive(s.gpu.fp32_tflops, gpu, "fp32_tflops");
-    requirePositive(s.gpu.memory_bandwidth_gbps, gpu, "memory_bandwidth_gbps");
-    requirePositive(static_cast<double>(s.gpu.memory_bytes), gpu, "memory_bytes");
+    if (s.nodes > 1 && s.sync != SyncStrategy::None &&
+        (s.system.nics_per_node < 1 || !(s.system.nic_gbps > 0)))
+        throw InputError("system '" + s.system.id + "': has no network between nodes (" +
+                         std::to_string(s.nodes) + " nodes asked for)");
 
-    const std::string sw = "software '" + s.software.id + "'";
-    requirePositive(s.software.conv_efficiency, sw, "conv_efficiency");
-    requirePositive(s.software.fc_efficiency, sw, "fc_efficiency");
-    requirePositive(s.software.tensor_core_efficiency, sw, "tensor_core_efficiency");
-    requirePositive(s.software.memory_efficiency, sw, "memory_efficiency");
-    requirePositive(s.software.nccl_efficiency, sw, "nccl_efficiency");
-    requirePositive(s.software.network_efficiency, sw, "network_efficiency");
-    requirePositive(s.software.memcpy_efficiency, sw, "memcpy_efficiency");
-    requirePositive(s.software.winograd_speedup, sw, "winograd_speedup");
+    if (s.gpu.sm_count < 1)
+        throw InputError("gpu '" + s.gpu.id + "': sm_count must be at least 1");
+    const char* gpu = "gpu";
+    requirePositive(s.gpu.fp32_tflops, gpu, s.gpu.id, "fp32_tflops");
+    requirePositive(s.gpu.memory_bandwidth_gbps, gpu, s.gpu.id, "memory_bandwidth_gbps");
+    requirePositive(static_cast<double>(s.gpu.memory_bytes), gpu, s.gpu.id, "memory_bytes");
+
+    const char* sw = "software";
+    const std::string& sw_id = s.software.id;
+    requirePositive(s.software.conv_efficiency, sw, sw_id, "conv_efficiency");
+    requirePositive(s.software.fc_efficiency, sw, sw_id, "fc_efficiency");
+    requirePositive(s.software.tensor_core_efficiency, sw, sw_id, "tensor_core_efficiency");
+    requirePositive(s.software.memory_efficiency, sw, sw_id, "memory_efficiency");
+    requirePositive(s.software.nccl_efficiency, sw, sw_id, "nccl_efficiency");
+    requirePositive(s.software.network_efficiency, sw, sw_id, "network_efficiency");
+    requirePositive(s.software.memcpy_efficiency, sw, sw_id, "memcpy_efficiency");
+    requirePositive(s.software.winograd_speedup, sw, sw_id, "winograd_speedup");
     if (s.software.gemm_tile_m < 1 || s.software.gemm_tile_n < 1)
-        throw InputError(sw + ": gemm_tile_m and gemm_tile_n must be at least 1");
+        throw InputError("software '" + sw_id +
+                         "': gemm_tile_m and gemm_tile_n must be at least 1");
 }
 
 } // namespace iterscope

@@ -56,7 +56,7 @@ struct Scenario {
 };
 
 // Throws InputError for impossible set-ups (0 GPUs, more GPUs per node than the system
-// has, absurd batch, a strategy that needs several GPUs on one, ...).
+// has, absurd batch, several nodes with no network between them, ...).
 void validateScenario(const Scenario& s);
 
 } // namespace iterscope

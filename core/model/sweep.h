@@ -23,8 +23,11 @@ struct SweepPoint {
 };
 
 // Grid points in row-major order (nodes outermost, batch innermost). Throws InputError for
-// the first invalid point, and for grids of more than kMaxSweepPoints points.
+// the first invalid point, and for grids of more than kMaxSweepPoints points. Each point's
+// prediction has the given detail: the totals only by default, since a grid of full
+// predictions of a large network holds a thousand timeline events a point.
 inline constexpr std::size_t kMaxSweepPoints = 1u << 20;
-std::vector<SweepPoint> sweep(const Scenario& base, const SweepAxes& axes);
+std::vector<SweepPoint> sweep(const Scenario& base, const SweepAxes& axes,
+                              PredictDetail detail = PredictDetail::Totals);
 
 } // namespace iterscope

@@ -366,10 +366,19 @@ class TestCalibration : public QObject {
     void theMeasuredTimelineRunsForwardThenBackwardInReverse() {
         const auto events = measuredTimeline(sampleMeasurement().runs[0]);
         QCOMPARE(events.size(), std::size_t{4});
-        QCOMPARE(events[0].name, std::string("conv1 fwd"));
-        QCOMPARE(events[1].name, std::string("relu1 fwd"));
-        QCOMPARE(events[2].name, std::string("relu1 bwd"));
-        QCOMPARE(events[3].name, std::string("conv1 bwd"));
+        const auto run = sampleMeasurement().runs[0];
+        const long conv1 = static_cast<long>(run.layers[0].index);
+        const long relu1 = static_cast<long>(run.layers[1].index);
+        QCOMPARE(run.layers[0].name, std::string("conv1"));
+        QCOMPARE(run.layers[1].name, std::string("relu1"));
+        const std::pair<EventKind, long> expected[] = {{EventKind::Forward, conv1},
+                                                       {EventKind::Forward, relu1},
+                                                       {EventKind::Backward, relu1},
+                                                       {EventKind::Backward, conv1}};
+        for (std::size_t i = 0; i < 4; ++i) {
+            QVERIFY(events[i].kind == expected[i].first);
+            QCOMPARE(events[i].layer, expected[i].second);
+        }
         QCOMPARE(events[3].start_ms, 3.0);
         QCOMPARE(events[3].duration_ms, 4.0);
         QCOMPARE(events[0].layer, 1L);

@@ -159,6 +159,49 @@ class ModelProperties : public QObject {
         QCOMPARE(points.size(), std::size_t(12));
         QCOMPARE(points[5].gpus_per_node, 2);
         QCOMPARE(points[5].batch_per_gpu, int64_t(128));
+        Scenario five = s;
+        five.gpus_per_node = 2;
+        five.batch_per_gpu = 128;
+        QCOMPARE(points[5].prediction.iteration_ms, predict(five).iteration_ms);
+        QVERIFY(points[5].prediction.timeline.empty()); // totals only, unless asked
+        QCOMPARE(sweep(s, axes, PredictDetail::Full)[5].prediction.timeline.size(),
+                 predict(five).timeline.size());
+    }
+
+    void totalsOnlyPredictionsMatchFullOnes_data() {
+        QTest::addColumn<int>("sync");
+        QTest::addColumn<int>("nodes");
+        QTest::newRow("one GPU") << int(SyncStrategy::None) << 1;
+        QTest::newRow("allreduce-nccl, 4 nodes") << int(SyncStrategy::AllreduceNccl) << 4;
+        QTest::newRow("allreduce-copy") << int(SyncStrategy::AllreduceCopy) << 1;
+        QTest::newRow("ps-cpu") << int(SyncStrategy::PsCpu) << 1;
+        QTest::newRow("ps-gpu") << int(SyncStrategy::PsGpu) << 1;
+        QTest::newRow("distributed-replicated") << int(SyncStrategy::DistributedReplicated) << 4;
+    }
+    void totalsOnlyPredictionsMatchFullOnes() {
+        QFETCH(int, sync);
+        QFETCH(int, nodes);
+        Scenario s = make("resnet50", "v100-sxm2-16gb", "cluster-25gbe", nodes > 1 ? 8 : 1, 64,
+                          static_cast<SyncStrategy>(sync));
+        s.nodes = nodes;
+        if (s.sync == SyncStrategy::None)
+            s.gpus_per_node = 1;
+        else if (nodes == 1)
+            s = make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 8, 64, s.sync);
+        const Prediction full = predict(s);
+        const Prediction totals = predict(s, PredictDetail::Totals);
+        QVERIFY(!full.timeline.empty() && !full.layers.empty());
+        QVERIFY(totals.timeline.empty() && totals.layers.empty());
+        QCOMPARE(totals.iteration_ms, full.iteration_ms);
+        QCOMPARE(totals.images_per_second, full.images_per_second);
+        QCOMPARE(totals.forward_ms, full.forward_ms);
+        QCOMPARE(totals.backward_ms, full.backward_ms);
+        QCOMPARE(totals.update_ms, full.update_ms);
+        QCOMPARE(totals.communication_ms, full.communication_ms);
+        QCOMPARE(totals.exposed_communication_ms, full.exposed_communication_ms);
+        QCOMPARE(totals.allreduce_algorithm, full.allreduce_algorithm);
+        QCOMPARE(totals.memory_per_gpu_bytes, full.memory_per_gpu_bytes);
+        QCOMPARE(totals.max_batch_that_fits, full.max_batch_that_fits);
     }
 
     void impossibleScenariosAreInputErrors() {

@@ -142,6 +142,29 @@ class TestTimeWindow : public QObject {
         QVERIFY(std::fabs(ticks.front() - 1) < 1e-9);
         QVERIFY(std::fabs(ticks.back() - 10) < 1e-9);
     }
+
+    void tickLabelsUseTheLargestReadableUnit_data() {
+        QTest::addColumn<double>("t");
+        QTest::addColumn<double>("step");
+        QTest::addColumn<double>("end");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("a 3.5 s iteration reads in seconds") << 3500.0 << 500.0 << 4000.0 << "3.5 s";
+        QTest::newRow("whole seconds") << 2000.0 << 1000.0 << 5000.0 << "2 s";
+        QTest::newRow("a 40 ms iteration reads in ms") << 35.0 << 5.0 << 40.0 << "35 ms";
+        QTest::newRow("the origin has no sign") << -1e-12 << 5.0 << 40.0 << "0 ms";
+        QTest::newRow("fine steps late in a long window stay in ms")
+            << 3500.2 << 0.2 << 3600.0 << "3500.2 ms";
+        QTest::newRow("sub-millisecond window") << 0.25 << 0.05 << 0.3 << "250 µs";
+        QTest::newRow("nanoseconds") << 2e-6 << 1e-6 << 5e-6 << "2 ns";
+        QTest::newRow("three decimals at most") << 1500.0 << 1.0 << 1510.0 << "1.500 s";
+    }
+    void tickLabelsUseTheLargestReadableUnit() {
+        QFETCH(double, t);
+        QFETCH(double, step);
+        QFETCH(double, end);
+        QFETCH(QString, label);
+        QCOMPARE(QString::fromStdString(iterscope::ui::tickLabel(t, step, end)), label);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTimeWindow)
