@@ -1,20 +1,22 @@
 // iterscope-cli export-chart --kind scaling|timeline|layers [scenario flags] --out FILE:
-// the GUI's charts rendered headless, for reports and scripts.
+// the GUI's charts rendered headless, for reports and scripts. The rendering lives in a
+// module loaded here, so that the other commands start without Qt (chart_renderer.h).
+#include "chart_renderer/chart_renderer.h"
 #include "cli/command.h"
 #include "options/scenario_options.h"
 #include "util/error.h"
 
-#include "charts.h"
-#include "exporters.h"
-#include "main_window.h"
-#include "predictor.h"
-#include "settings_from_flags.h"
-#include "timeline_view.h"
+#include <dlfcn.h>
 
-#include <QApplication>
-
-#include <iostream>
+#include <filesystem>
 #include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#ifndef ITERSCOPE_CHART_RENDERER_RELATIVE_DIR
+#define ITERSCOPE_CHART_RENDERER_RELATIVE_DIR "."
+#endif
 
 namespace iterscope::cli {
 namespace {
@@ -26,48 +28,49 @@ struct ExportChartOptions {
     double scale = 2;
 };
 
-void exportChart(const ExportChartOptions& options) {
-    const QString out = QString::fromStdString(options.out);
-    if (ui::imageFormatFor(out).isEmpty())
-        throw InputError(options.out + ": unknown image type (use .png, .svg or .pdf)");
-    const auto settings = ui::settingsFromFlags(options.flags);
-    ui::ComputeCache cache;
-    const auto result = ui::computeResult(settings, cache);
-
-    // Chart rendering needs a QApplication, also headless; default to the offscreen
-    // platform so the command works without a display. It lives in this scope, so the
-    // widgets below go before it does.
-    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    ui::quietQtMessages();
-    int argc = 1;
-    char name[] = "iterscope-cli";
-    char* argv[] = {name, nullptr};
-    QApplication app(argc, argv);
-
-    std::unique_ptr<QWidget> widget;
-    if (options.kind == "scaling") {
-        auto charts = std::make_unique<ui::ScalingChartsView>();
-        charts->setResult(result);
-        charts->resize(1400, 620);
-        widget = std::move(charts);
-    } else if (options.kind == "timeline") {
-        auto timeline = std::make_unique<ui::TimelineView>();
-        timeline->resize(1600, 420);
-        timeline->setResult(result);
-        widget = std::move(timeline);
-    } else {
-        auto layers = std::make_unique<ui::LayerChartView>();
-        layers->setResult(result);
-        layers->resize(1100, 640);
-        widget = std::move(layers);
+// Next to this program in a build tree; where the install puts it relative to the bin
+// directory otherwise, so an installed tree can be moved as a whole.
+ChartRenderFunction loadRenderer() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path dir = ec ? fs::path(".") : self.parent_path();
+    const std::vector<fs::path> candidates = {
+        dir / kChartRendererFile, dir / ITERSCOPE_CHART_RENDERER_RELATIVE_DIR / kChartRendererFile};
+    std::string reason;
+    for (const fs::path& path : candidates) {
+        if (!fs::exists(path, ec)) {
+            reason +=
+                (reason.empty() ? "not found at " : " or ") + path.lexically_normal().string();
+            continue;
+        }
+        // Never closed: Qt keeps state alive until the process exits.
+        void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!module) {
+            const char* why = dlerror();
+            reason = why ? why : path.string() + " cannot be loaded";
+            break;
+        }
+        if (void* entry = dlsym(module, kChartRendererSymbol))
+            return reinterpret_cast<ChartRenderFunction>(entry);
+        reason = path.string() + " has no " + kChartRendererSymbol;
+        break;
     }
-    widget->setAttribute(Qt::WA_DontShowOnScreen);
-    widget->show();
-    QCoreApplication::processEvents();
-    QString error;
-    if (!ui::exportWidget(widget.get(), out, &error, options.scale, settings.label()))
-        throw InputError(error.toStdString());
+    throw InputError(std::string("export-chart: no usable chart renderer, which is built with "
+                                 "the GUI: ") +
+                     reason);
+}
+
+void exportChart(const ExportChartOptions& options) {
+    const ChartRenderFunction render = loadRenderer();
+    ChartRenderRequest request;
+    request.flags = &options.flags;
+    request.kind = options.kind.c_str();
+    request.out = options.out.c_str();
+    request.scale = options.scale;
+    char error[1024] = {};
+    if (render(&request, error, sizeof error) != 0)
+        throw InputError(error[0] ? error : "export-chart: rendering failed");
 }
 
 const CommandRegistration registration{

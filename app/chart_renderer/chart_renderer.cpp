@@ -1,0 +1,92 @@
+// The chart renderer module behind `iterscope-cli export-chart`: the GUI's charts and
+// timeline rendered headless, for reports and scripts.
+#include "chart_renderer/chart_renderer.h"
+
+#include "charts.h"
+#include "exporters.h"
+#include "main_window.h"
+#include "predictor.h"
+#include "settings_from_flags.h"
+#include "timeline_view.h"
+#include "util/error.h"
+
+#include <QApplication>
+
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <new>
+
+namespace iterscope {
+namespace {
+
+void render(const ChartRenderRequest& request) {
+    const QString out = QString::fromUtf8(request.out);
+    if (ui::imageFormatFor(out).isEmpty())
+        throw InputError(std::string(request.out) +
+                         ": unknown image type (use .png, .svg or .pdf)");
+    const auto settings = ui::settingsFromFlags(*request.flags);
+    ui::ComputeCache cache;
+    const auto result = ui::computeResult(settings, cache);
+
+    // Chart rendering needs a QApplication, also headless; default to the offscreen
+    // platform so the command works without a display. It lives in this scope, so the
+    // widgets below go before it does.
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    ui::quietQtMessages();
+    int argc = 1;
+    char name[] = "iterscope-cli";
+    char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
+
+    const std::string kind = request.kind;
+    std::unique_ptr<QWidget> widget;
+    if (kind == "scaling") {
+        auto charts = std::make_unique<ui::ScalingChartsView>();
+        charts->setResult(result);
+        charts->resize(1400, 620);
+        widget = std::move(charts);
+    } else if (kind == "timeline") {
+        auto timeline = std::make_unique<ui::TimelineView>();
+        timeline->resize(1600, 420);
+        timeline->setResult(result);
+        widget = std::move(timeline);
+    } else if (kind == "layers") {
+        auto layers = std::make_unique<ui::LayerChartView>();
+        layers->setResult(result);
+        layers->resize(1100, 640);
+        widget = std::move(layers);
+    } else {
+        throw InputError("--kind: unknown chart '" + kind + "' (scaling, timeline or layers)");
+    }
+    widget->setAttribute(Qt::WA_DontShowOnScreen);
+    widget->show();
+    QCoreApplication::processEvents();
+    QString error;
+    if (!ui::exportWidget(widget.get(), out, &error, request.scale, settings.label()))
+        throw InputError(error.toStdString());
+}
+
+} // namespace
+} // namespace iterscope
+
+extern "C" __attribute__((visibility("default"))) int
+iterscope_render_chart_v1(const iterscope::ChartRenderRequest* request, char* error,
+                          std::size_t error_size) {
+    const auto fail = [&](const char* what) {
+        if (error && error_size > 0)
+            std::snprintf(error, error_size, "%s", what);
+        return 1;
+    };
+    try {
+        if (!request || !request->flags || !request->kind || !request->out)
+            return fail("chart renderer: incomplete request");
+        iterscope::render(*request);
+        return 0;
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory");
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+}
