@@ -15,6 +15,7 @@
 #include <QtCharts/QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace iterscope::ui {
@@ -23,6 +24,13 @@ namespace {
 const QColor kSlotColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
                               QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
                               QColor(0x94, 0x67, 0xbd)};
+
+// replace() relayouts the series' item even when nothing changed, as for the empty pin
+// slots on every result.
+void replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
+    if (series->points() != points)
+        series->replace(points);
+}
 
 QString legendHtml(const ResultPtr& current, const QList<PinnedCurves>& pins) {
     QString html;
@@ -141,9 +149,15 @@ void ScalingChartsView::applyTheme() {
 void ScalingChartsView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) {
         applyTheme();
-        refresh();
+        refreshWhenVisible();
     }
     QWidget::changeEvent(event);
+}
+
+void ScalingChartsView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale)
+        refresh();
 }
 
 void ScalingChartsView::resizeEvent(QResizeEvent* event) {
@@ -155,7 +169,7 @@ void ScalingChartsView::resizeEvent(QResizeEvent* event) {
 
 void ScalingChartsView::setResult(ResultPtr result) {
     m_result = std::move(result);
-    refresh();
+    refreshWhenVisible();
 }
 
 bool ScalingChartsView::pinCurrent() {
@@ -164,24 +178,32 @@ bool ScalingChartsView::pinCurrent() {
     if (m_pins.size() >= kMaxPins)
         m_pins.removeFirst();
     m_pins.append({m_result->settings, m_result->curves});
-    refresh();
+    refreshWhenVisible();
     emit pinsChanged();
     return true;
 }
 
 void ScalingChartsView::setPins(const QList<PinnedCurves>& pins) {
     m_pins = pins.mid(std::max<qsizetype>(0, pins.size() - kMaxPins));
-    refresh();
+    refreshWhenVisible();
     emit pinsChanged();
 }
 
 void ScalingChartsView::clearPins() {
     m_pins.clear();
-    refresh();
+    refreshWhenVisible();
     emit pinsChanged();
 }
 
+void ScalingChartsView::refreshWhenVisible() {
+    if (isVisible())
+        refresh();
+    else
+        m_stale = true;
+}
+
 void ScalingChartsView::refresh() {
+    m_stale = false;
     fill(m_gpu, true);
     fill(m_batch, false);
     if (auto* legend = findChild<QLabel*>(QStringLiteral("chartLegend")))
@@ -217,8 +239,8 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
                 max_throughput = std::max(max_throughput, p.images_per_second / unit);
             }
         }
-        s.throughput->replace(throughput);
-        s.efficiency->replace(efficiency);
+        replaceIfChanged(s.throughput, throughput);
+        replaceIfChanged(s.efficiency, efficiency);
         const QColor color = kSlotColors[slot];
         QPen solid(color, slot == 0 ? 3 : 2);
         QPen dashed(color, 1.5, Qt::DashLine);
@@ -240,15 +262,14 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
                     overflow.append({point.x, point.images_per_second / unit});
         }
     }
-    c.marker->replace(marker);
+    replaceIfChanged(c.marker, marker);
     c.marker->setColor(kSlotColors[0].darker(130));
     c.marker->setBorderColor(palette().color(QPalette::Text));
-    c.overflow->replace(overflow);
+    replaceIfChanged(c.overflow, overflow);
     c.overflow->setColor(QColor(0xd6, 0x27, 0x28));
     c.overflow->setMarkerShape(QScatterSeries::MarkerShapeStar);
     // Without data a round range keeps the empty axes readable while loading.
-    c.throughput->setRange(0, max_throughput > 0 ? max_throughput * 1.08 : 1000);
-    c.throughput->applyNiceNumbers();
+    setNiceRange(c.throughput, max_throughput > 0 ? max_throughput * 1.08 : 1000);
 }
 
 LayerChartView::LayerChartView(QWidget* parent)
@@ -290,6 +311,22 @@ void LayerChartView::changeEvent(QEvent* event) {
 }
 
 void LayerChartView::setResult(ResultPtr result) {
+    m_result = std::move(result);
+    if (isVisible())
+        refresh();
+    else
+        m_stale = true;
+}
+
+void LayerChartView::showEvent(QShowEvent* event) {
+    QChartView::showEvent(event);
+    if (m_stale)
+        refresh();
+}
+
+void LayerChartView::refresh() {
+    m_stale = false;
+    const ResultPtr& result = m_result;
     std::vector<std::size_t> order;
     const auto& layers = result ? result->prediction.layers : std::vector<LayerTiming>{};
     order.resize(layers.size());
@@ -320,9 +357,28 @@ void LayerChartView::setResult(ResultPtr result) {
     m_backward->remove(0, m_backward->count());
     m_forward->append(forward);
     m_backward->append(backward);
-    m_layers->setCategories(names);
-    m_ms->setRange(0, max_ms > 0 ? max_ms * 1.05 : 1);
-    m_ms->applyNiceNumbers();
+    if (m_layers->categories() != names) // a slider move rarely changes which layers cost most
+        m_layers->setCategories(names);
+    setNiceRange(m_ms, max_ms > 0 ? max_ms * 1.05 : 1);
+}
+
+double setNiceRange(QValueAxis* axis, double max) {
+    constexpr double kIntervals = 5;
+    if (!(max > 0) || !std::isfinite(max))
+        max = 1;
+    const double raw = max / kIntervals;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * magnitude;
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * magnitude >= raw * (1 - 1e-9)) {
+            step = m * magnitude;
+            break;
+        }
+    const int intervals = std::max(1, static_cast<int>(std::ceil(max / step - 1e-9)));
+    if (axis->tickCount() != intervals + 1)
+        axis->setTickCount(intervals + 1);
+    axis->setRange(0, intervals * step);
+    return step;
 }
 
 } // namespace iterscope::ui

@@ -51,6 +51,7 @@ class ScalingChartsView : public QWidget {
   protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
     struct Slot {
@@ -67,11 +68,15 @@ class ScalingChartsView : public QWidget {
         QScatterSeries* overflow = nullptr; // batches that do not fit in memory
     };
     Chart makeChart(const QString& title, const QString& x_title);
+    // Qt Charts lays out every axis label again on each change, so a hidden view (the
+    // other tab) only notes that it is stale and refreshes when shown.
+    void refreshWhenVisible();
     void refresh();
     void fill(Chart& chart, bool by_gpus);
     void applyTheme();
 
     ResultPtr m_result;
+    bool m_stale = false;
     QList<PinnedCurves> m_pins;
     Chart m_gpu;
     Chart m_batch;
@@ -84,12 +89,18 @@ class LayerChartView : public QChartView {
   public:
     static constexpr int kLayers = 15;
     explicit LayerChartView(QWidget* parent = nullptr);
+    // Refreshes now if visible, else when next shown (as ScalingChartsView does).
     void setResult(ResultPtr result);
 
   protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
+    void refresh();
+
+    ResultPtr m_result;
+    bool m_stale = false;
     QHorizontalStackedBarSeries* m_series = nullptr;
     QBarSet* m_forward = nullptr;
     QBarSet* m_backward = nullptr;
@@ -99,5 +110,10 @@ class LayerChartView : public QChartView {
 
 // Dark chart theme under a dark palette, light otherwise.
 bool isDarkPalette(const QPalette& palette);
+
+// Sets [0, max] rounded up to a 1-2-5 step with at most five intervals, in one call: every
+// range change relayouts all of the axis' labels, and setRange() followed by
+// applyNiceNumbers() changed it twice per result. Returns the step.
+double setNiceRange(QValueAxis* axis, double max);
 
 } // namespace iterscope::ui

@@ -27,7 +27,13 @@ LayerTableModel::LayerTableModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
 void LayerTableModel::setResult(ResultPtr result) {
-    beginResetModel();
+    // A new result for the same network (a slider moved) changes numbers, not rows: the
+    // views keep their scroll position and selection and skip a full relayout, which is
+    // most of the cost of following a drag on a network of hundreds of layers.
+    const bool same_rows = m_result && result && m_result->network == result->network &&
+                           m_result->prediction.layers.size() == result->prediction.layers.size();
+    if (!same_rows)
+        beginResetModel();
     m_result = std::move(result);
     m_totals = {};
     if (m_result) {
@@ -42,7 +48,10 @@ void LayerTableModel::setResult(ResultPtr result) {
             m_totals.gradient_bytes += t.gradient_bytes;
         }
     }
-    endResetModel();
+    if (same_rows)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    else
+        endResetModel();
 }
 
 int LayerTableModel::rowForLayer(long layer) const {

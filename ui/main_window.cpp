@@ -3,6 +3,7 @@
 #include "charts.h"
 #include "exporters.h"
 #include "layer_table_model.h"
+#include "plain_text_delegate.h"
 #include "scenario_panel.h"
 #include "summary_panel.h"
 #include "timeline_view.h"
@@ -82,6 +83,8 @@ QPalette darkPalette() {
     p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe6));
     p.setColor(QPalette::HighlightedText, Qt::white);
     p.setColor(QPalette::Mid, QColor(0x55, 0x55, 0x5a));
+    // Qt's default placeholder is the light theme's grey, nearly invisible on this base.
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0xa0));
     p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x90, 0x90, 0x96));
     p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x90, 0x90, 0x96));
     p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x90, 0x90, 0x96));
@@ -180,6 +183,7 @@ void MainWindow::createViews() {
     m_table->setAlternatingRowColors(true);
     m_table->setSortingEnabled(true);
     m_table->setModel(m_proxy);
+    m_table->setItemDelegate(new PlainTextDelegate(m_table));
     m_table->sortByColumn(-1, Qt::AscendingOrder); // network order until the user sorts
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -532,6 +536,10 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::exportView(QWidget* view, const QString& what) {
+    // What is exported is what one sees: a chart on the other tab comes to the front (and,
+    // refreshed only when visible, up to date).
+    if (m_chart_tabs->indexOf(view) >= 0)
+        m_chart_tabs->setCurrentWidget(view);
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export %1").arg(what), QStringLiteral("%1.png").arg(what).replace(' ', '-'),
         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));

@@ -120,7 +120,10 @@ void SummaryPanel::setResult(ResultPtr result) {
             .arg(formatBytes(p.memory_per_gpu_bytes), formatBytes(result->gpu.memory_bytes)));
     auto* fits = findChild<QLabel*>(QStringLiteral("figure_fits"));
     fits->setText(p.fits_in_memory ? tr("yes") : tr("no — the batch does not fit"));
-    fits->setStyleSheet(p.fits_in_memory ? QString() : QStringLiteral("color: #d62728"));
+    // A style sheet re-polishes the label: set it only when the state flips.
+    const QString style = p.fits_in_memory ? QString() : QStringLiteral("color: #d62728");
+    if (fits->styleSheet() != style)
+        fits->setStyleSheet(style);
     set("max_batch", p.max_batch_that_fits > 0 ? QString::number(p.max_batch_that_fits)
                                                : tr("none (not even batch 1)"));
     emit updated();

@@ -76,7 +76,10 @@ TimelineView::TimelineView(QWidget* parent)
 }
 
 QSize TimelineView::sizeHint() const {
-    return {900, 260};
+    // Every row at its full height (geometryFor caps rows at that), axis and legend.
+    const QFontMetrics fm = fontMetrics();
+    const int rows = std::max<int>(5, static_cast<int>(m_rows.size()));
+    return {900, 2 * (fm.height() + 10) + rows * (fm.height() + 14) + kMargin};
 }
 
 QSize TimelineView::minimumSizeHint() const {
@@ -115,7 +118,10 @@ void TimelineView::rebuildRows() {
 void TimelineView::setResult(ResultPtr result) {
     m_result = std::move(result);
     m_hover_event = -1;
+    const std::size_t rows = m_rows.size();
     rebuildRows();
+    if (m_rows.size() != rows)
+        updateGeometry(); // sizeHint follows the row count
     const double width = geometryFor(rect()).plot.width();
     if (m_fitted || m_window.end_ms > totalMs())
         m_window = TimeWindow::fit(totalMs(), width);

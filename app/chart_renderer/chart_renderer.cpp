@@ -49,8 +49,8 @@ void render(const ChartRenderRequest& request) {
         widget = std::move(charts);
     } else if (kind == "timeline") {
         auto timeline = std::make_unique<ui::TimelineView>();
-        timeline->resize(1600, 420);
         timeline->setResult(result);
+        timeline->resize(1600, timeline->sizeHint().height()); // no empty band below the rows
         widget = std::move(timeline);
     } else if (kind == "layers") {
         auto layers = std::make_unique<ui::LayerChartView>();

@@ -116,6 +116,8 @@ int main(int argc, char** argv) {
                 return 1;
             }
         }
+        // Results change label texts; their layouts settle on the next turn of the loop.
+        QCoreApplication::processEvents();
         QString error;
         if (!window.lastError().isEmpty() && !window.currentResult()) {
             std::cerr << "iterscope: " << window.lastError().toStdString() << "\n";

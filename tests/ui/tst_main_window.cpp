@@ -12,6 +12,7 @@
 #include "io/network_json.h"
 #include "network/zoo.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -257,6 +258,48 @@ class TestMainWindow : public QObject {
         QVERIFY(std::abs(w.timeline()->window().spanMs() - span / 2) < span * 1e-9);
         w.timeline()->fitToView();
         QVERIFY(std::abs(w.timeline()->window().spanMs() - w.timeline()->totalMs()) < 1e-9);
+    }
+
+    void theDarkThemeKeepsPlaceholdersAndTextReadable() {
+        MainWindow w(false);
+        w.show();
+        w.setDarkTheme(true);
+        QApplication::processEvents(); // the palette reaches widgets as an event
+        const QPalette p = w.layerFilter()->palette();
+        const int base = p.color(QPalette::Base).lightness();
+        // WCAG-style contrast is overkill here; a clear lightness gap is what the eye needs.
+        QVERIFY2(p.color(QPalette::PlaceholderText).lightness() - base >= 100,
+                 qPrintable(p.color(QPalette::PlaceholderText).name() + " on " +
+                            p.color(QPalette::Base).name()));
+        QVERIFY(p.color(QPalette::Text).lightness() - base >= 150);
+        w.setDarkTheme(false);
+        QVERIFY(QApplication::palette().color(QPalette::Base).lightness() > 128);
+    }
+
+    void theChartLegendIsNeverCut_data() {
+        QTest::addColumn<int>("width");
+        QTest::newRow("the default window") << 1600;
+        QTest::newRow("a narrow window, charts stacked") << 1100;
+    }
+    void theChartLegendIsNeverCut() {
+        QFETCH(int, width);
+        MainWindow w(false);
+        w.resize(width, 1000);
+        w.show();
+        ScenarioSettings s;
+        s.network = QStringLiteral("resnet152");
+        w.setScenario(s);
+        QVERIFY(w.waitForResult());
+        for (int i = 0; i < 2; ++i) // pins add lines to the legend
+            QVERIFY(w.scalingCharts()->pinCurrent());
+        QApplication::processEvents();
+        auto* legend = w.scalingCharts()->findChild<QLabel*>(QStringLiteral("chartLegend"));
+        QVERIFY(legend && legend->isVisible());
+        QVERIFY2(legend->height() >= legend->heightForWidth(legend->width()),
+                 qPrintable(QStringLiteral("%1 px high, needs %2 at %3 px wide")
+                                .arg(legend->height())
+                                .arg(legend->heightForWidth(legend->width()))
+                                .arg(legend->width())));
     }
 
     void exportsWriteValidFiles() {

@@ -8,6 +8,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -67,6 +68,28 @@ class TestModels : public QObject {
         QCOMPARE(model.columnCount(), int(LayerTableModel::ColumnCount));
         model.setResult(nullptr);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void aNewResultForTheSameNetworkChangesDataNotRows() {
+        LayerTableModel model;
+        LayerFilterModel proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto first = handMadeResult();
+        model.setResult(first);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
+        auto slower = std::make_shared<PredictionResult>(*first);
+        for (auto& t : slower->prediction.layers)
+            t.forward_ms *= 2;
+        model.setResult(slower); // a slider moved: same network, new numbers
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(changes.count(), 1);
+        QCOMPARE(model.index(0, LayerTableModel::Forward).data().toString(),
+                 QStringLiteral("200 µs"));
+        model.setResult(handMadeResult()); // another network object: rows may differ
+        QCOMPARE(resets.count(), 1);
     }
 
     void cellsShowTheResultsNumbers() {

@@ -1,0 +1,49 @@
+#include "plain_text_delegate.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace iterscope::ui {
+
+void PlainTextDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                              const QModelIndex& index) const {
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QWidget* widget = opt.widget;
+    const QStyle* style = widget ? widget->style() : QApplication::style();
+    const QString text = opt.text;
+    const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
+    const QRect box = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget)
+                          .adjusted(margin, 0, -margin, 0);
+    opt.text.clear(); // the style draws background, selection and focus, not the text
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+    if (text.isEmpty())
+        return;
+
+    const QFontMetrics fm(opt.font);
+    QString shown = text;
+    int width = fm.horizontalAdvance(shown);
+    if (width > box.width()) {
+        shown = fm.elidedText(text, opt.textElideMode, box.width());
+        width = fm.horizontalAdvance(shown);
+    }
+    int x = box.left();
+    if (opt.displayAlignment & Qt::AlignRight)
+        x = box.right() + 1 - width;
+    else if (opt.displayAlignment & Qt::AlignHCenter)
+        x = box.left() + (box.width() - width) / 2;
+    const int y = box.top() + (box.height() - fm.height()) / 2 + fm.ascent();
+
+    const QPalette::ColorGroup group = !(opt.state & QStyle::State_Enabled) ? QPalette::Disabled
+                                       : (opt.state & QStyle::State_Active) ? QPalette::Normal
+                                                                            : QPalette::Inactive;
+    const bool selected = opt.state & QStyle::State_Selected;
+    painter->save();
+    painter->setFont(opt.font);
+    painter->setPen(
+        opt.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Text));
+    painter->drawText(QPoint(x, y), shown);
+    painter->restore();
+}
+
+} // namespace iterscope::ui
