@@ -106,21 +106,10 @@ Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
     s.batch_per_gpu = settings.batch;
     s.nodes = settings.nodes;
     s.gpus_per_node = settings.gpus_per_node;
-    const auto precision = parsePrecision(settings.precision.toStdString());
-    if (!precision)
-        throw InputError("precision: unknown '" + settings.precision.toStdString() +
-                         "' (fp32, tf32 or amp)");
-    s.precision = *precision;
-    const std::string sync =
-        settings.sync.isEmpty() ? s.software.default_sync : settings.sync.toStdString();
-    const auto strategy = parseSyncStrategy(sync);
-    if (!strategy)
-        throw InputError("sync: unknown strategy '" + sync + "'");
-    s.sync = *strategy;
-    const auto algorithm = parseAllreduceAlgorithm(settings.allreduce.toStdString());
-    if (!algorithm)
-        throw InputError("allreduce: unknown algorithm '" + settings.allreduce.toStdString() + "'");
-    s.allreduce = *algorithm;
+    s.precision = requirePrecision(settings.precision.toStdString(), "precision");
+    s.sync = requireSyncStrategy(
+        settings.sync.isEmpty() ? s.software.default_sync : settings.sync.toStdString(), "sync");
+    s.allreduce = requireAllreduceAlgorithm(settings.allreduce.toStdString(), "allreduce");
     s.overlap = settings.overlap;
     s.bucket_mb = settings.bucket_mb;
     // One GPU exchanges nothing, whatever strategy the platform prefers.

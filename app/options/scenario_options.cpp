@@ -83,16 +83,8 @@ Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
     axes.batch = parseIntegerList(flags.batch, "--batch", 1, kMaxBatch);
 
     Scenario s;
-    const auto precision = parsePrecision(flags.precision);
-    if (!precision)
-        throw InputError("--precision: unknown '" + flags.precision.substr(0, 40) +
-                         "' (fp32, tf32 or amp)");
-    s.precision = *precision;
-    const auto algorithm = parseAllreduceAlgorithm(flags.allreduce);
-    if (!algorithm)
-        throw InputError("--allreduce: unknown '" + flags.allreduce.substr(0, 40) +
-                         "' (auto, ring, tree or hierarchical)");
-    s.allreduce = *algorithm;
+    s.precision = requirePrecision(flags.precision, "--precision");
+    s.allreduce = requireAllreduceAlgorithm(flags.allreduce, "--allreduce");
     if (flags.overlap != "on" && flags.overlap != "off")
         throw InputError("--overlap: expected on or off, got '" + flags.overlap.substr(0, 40) +
                          "'");
@@ -105,13 +97,8 @@ Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
     s.gpu = loadGpuProfile(flags.gpu);
     s.system = loadSystemProfile(flags.system);
     s.software = loadSoftwareProfile(flags.software);
-    const std::string sync = flags.sync.empty() ? s.software.default_sync : flags.sync;
-    const auto strategy = parseSyncStrategy(sync);
-    if (!strategy)
-        throw InputError("--sync: unknown '" + sync.substr(0, 40) +
-                         "' (none, allreduce-nccl, allreduce-copy, ps-cpu, ps-gpu, "
-                         "distributed-replicated)");
-    s.sync = *strategy;
+    s.sync =
+        requireSyncStrategy(flags.sync.empty() ? s.software.default_sync : flags.sync, "--sync");
 
     LoadOptions options;
     options.image = flags.image;

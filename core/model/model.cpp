@@ -64,6 +64,9 @@ EventKind exchangeKind(SyncStrategy sync) {
     }
 }
 
+// The rest of predict() once the scenario is valid and the table is its own.
+Prediction predictChecked(const Scenario& s, const LayerPassTable& table, PredictDetail detail);
+
 } // namespace
 
 LayerPassTable layerPassTable(const Scenario& s) {
@@ -85,16 +88,23 @@ LayerPassTable layerPassTable(const Scenario& s) {
 }
 
 Prediction predict(const Scenario& s, PredictDetail detail) {
-    return predict(s, layerPassTable(s), detail);
+    return predictChecked(s, layerPassTable(s), detail); // the table's making validated s
 }
 
 Prediction predict(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
     validateScenario(s);
-    const ComputeRates rates = computeRates(s.gpu, s.software, s.precision);
     if (table.network != s.network.get() || table.batch != s.batch_per_gpu ||
-        !(table.rates == rates) || table.passes.size() != s.network->network.layers.size())
+        !(table.rates == computeRates(s.gpu, s.software, s.precision)) ||
+        table.passes.size() != s.network->network.layers.size())
         throw std::invalid_argument("predict: the layer pass table was made for another "
                                     "network, batch, GPU, software or precision");
+    return predictChecked(s, table, detail);
+}
+
+namespace {
+
+Prediction predictChecked(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
+    const ComputeRates& rates = table.rates;
     const Network& net = s.network->network;
     const NetworkAnalysis& analysis = s.network->analysis;
     const SoftwareProfile& sw = s.software;
@@ -216,5 +226,7 @@ Prediction predict(const Scenario& s, const LayerPassTable& table, PredictDetail
         p.layers = {};
     return p;
 }
+
+} // namespace
 
 } // namespace iterscope

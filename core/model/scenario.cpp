@@ -72,6 +72,39 @@ std::optional<AllreduceAlgorithm> parseAllreduceAlgorithm(std::string_view s) {
     return std::nullopt;
 }
 
+namespace {
+[[noreturn]] void unknownChoice(std::string_view text, std::string_view source,
+                                const std::string& accepted) {
+    throw InputError(std::string(source) + ": unknown '" + std::string(text.substr(0, 40)) + "' (" +
+                     accepted + ")");
+}
+
+template <typename Table> std::string namesOf(const Table& table) {
+    std::string names;
+    for (const auto& [value, name] : table)
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    return names;
+}
+} // namespace
+
+Precision requirePrecision(std::string_view text, std::string_view source) {
+    if (const auto p = parsePrecision(text))
+        return *p;
+    unknownChoice(text, source, "fp32, tf32 or amp");
+}
+
+SyncStrategy requireSyncStrategy(std::string_view text, std::string_view source) {
+    if (const auto s = parseSyncStrategy(text))
+        return *s;
+    unknownChoice(text, source, namesOf(kSyncNames));
+}
+
+AllreduceAlgorithm requireAllreduceAlgorithm(std::string_view text, std::string_view source) {
+    if (const auto a = parseAllreduceAlgorithm(text))
+        return *a;
+    unknownChoice(text, source, namesOf(kAlgorithmNames));
+}
+
 void validateScenario(const Scenario& s) {
     if (!s.network || s.network->network.layers.empty() ||
         s.network->analysis.layers.size() != s.network->network.layers.size())

@@ -30,6 +30,13 @@ std::optional<SyncStrategy> parseSyncStrategy(std::string_view s);
 const char* allreduceAlgorithmName(AllreduceAlgorithm a);
 std::optional<AllreduceAlgorithm> parseAllreduceAlgorithm(std::string_view s);
 
+// The same, for values a person typed: an unknown one throws InputError naming where it
+// came from (`source`: "--sync" on the command line, "sync" in the GUI or a session) and
+// the accepted values, so the CLI and the GUI word a mistake alike.
+Precision requirePrecision(std::string_view text, std::string_view source);
+SyncStrategy requireSyncStrategy(std::string_view text, std::string_view source);
+AllreduceAlgorithm requireAllreduceAlgorithm(std::string_view text, std::string_view source);
+
 // A network together with its analysis, shared immutably between threads.
 struct AnalyzedNetwork {
     Network network;

@@ -204,6 +204,27 @@ class ModelProperties : public QObject {
         QCOMPARE(totals.max_batch_that_fits, full.max_batch_that_fits);
     }
 
+    void unknownChoicesNameTheirSourceAndTheAcceptedValues() {
+        QCOMPARE(requireSyncStrategy("ps-cpu", "--sync"), SyncStrategy::PsCpu);
+        QVERIFY(requirePrecision("amp", "precision") == Precision::AMP);
+        QCOMPARE(requireAllreduceAlgorithm("tree", "allreduce"), AllreduceAlgorithm::Tree);
+        const auto message = [](auto parse) {
+            try {
+                parse();
+            } catch (const InputError& e) {
+                return std::string(e.what());
+            }
+            return std::string("no error");
+        };
+        QCOMPARE(message([] { requireSyncStrategy("carrier-pigeon", "--sync"); }),
+                 std::string("--sync: unknown 'carrier-pigeon' (none, allreduce-nccl, "
+                             "allreduce-copy, ps-cpu, ps-gpu, distributed-replicated)"));
+        QCOMPARE(message([] { requirePrecision("fp64", "precision"); }),
+                 std::string("precision: unknown 'fp64' (fp32, tf32 or amp)"));
+        QCOMPARE(message([] { requireAllreduceAlgorithm("butterfly", "--allreduce"); }),
+                 std::string("--allreduce: unknown 'butterfly' (auto, ring, tree, hierarchical)"));
+    }
+
     void impossibleScenariosAreInputErrors() {
         Scenario s = make("resnet50", "v100-sxm2-16gb", "dgx1-v100", 1, 64);
         Scenario zero = s;
