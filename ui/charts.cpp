@@ -1,6 +1,7 @@
 #include "charts.h"
 
 #include "format.h"
+#include "time_window.h"
 
 #include <QBoxLayout>
 #include <QEvent>
@@ -366,14 +367,8 @@ double setNiceRange(QValueAxis* axis, double max) {
     constexpr double kIntervals = 5;
     if (!(max > 0) || !std::isfinite(max))
         max = 1;
-    const double raw = max / kIntervals;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = 10 * magnitude;
-    for (double m : {1.0, 2.0, 5.0})
-        if (m * magnitude >= raw * (1 - 1e-9)) {
-            step = m * magnitude;
-            break;
-        }
+    // The timeline's 1-2-5 rule: the smallest such step of at least max / kIntervals.
+    const double step = niceTickStep(max / kIntervals, 1);
     const int intervals = std::max(1, static_cast<int>(std::ceil(max / step - 1e-9)));
     if (axis->tickCount() != intervals + 1)
         axis->setTickCount(intervals + 1);

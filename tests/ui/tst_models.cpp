@@ -1,5 +1,6 @@
 // The layer table model over a hand-made Prediction: structure under
 // QAbstractItemModelTester, totals that stay last whatever the sort, filtering, CSV.
+#include "charts.h"
 #include "exporters.h"
 #include "layer_table_model.h"
 
@@ -11,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtCharts/QValueAxis>
 
 using namespace iterscope;
 using namespace iterscope::ui;
@@ -90,6 +92,20 @@ class TestModels : public QObject {
                  QStringLiteral("200 µs"));
         model.setResult(handMadeResult()); // another network object: rows may differ
         QCOMPARE(resets.count(), 1);
+    }
+
+    void chartAxesGetAOneTwoFiveRangeInOneCall() {
+        QValueAxis axis;
+        QSignalSpy ranges(&axis, &QValueAxis::rangeChanged);
+        // 1120 / 5 = 224 rounds up to a step of 500: 0..1500, three intervals.
+        QCOMPARE(setNiceRange(&axis, 1037 * 1.08), 500.0);
+        QCOMPARE(axis.max(), 1500.0);
+        QCOMPARE(axis.tickCount(), 4);
+        QCOMPARE(ranges.count(), 1);
+        QCOMPARE(setNiceRange(&axis, 1100), 500.0); // the same range: the axis is left alone
+        QCOMPARE(ranges.count(), 1);
+        QCOMPARE(setNiceRange(&axis, 0), 0.2); // nothing to show: 0..1
+        QCOMPARE(axis.max(), 1.0);
     }
 
     void cellsShowTheResultsNumbers() {
