@@ -4,11 +4,8 @@
 #include "io/network_json.h"
 #include "io/network_loader.h"
 #include "util/error.h"
+#include "util/text_file.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -21,29 +18,6 @@ struct ExportOptions {
     int64_t image = 0;
     std::string out;
 };
-
-// Writes FILE.tmp and renames it over FILE, so a reader never sees half a file and a
-// failed export leaves an existing FILE as it was.
-void writeAtomically(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw InputError(tmp + ": cannot be opened for writing (" + std::strerror(errno) + ")");
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        out.close();
-        if (!out) {
-            const std::string reason = std::strerror(errno);
-            std::remove(tmp.c_str());
-            throw InputError(tmp + ": write failed (" + reason + ")");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string reason = std::strerror(errno);
-        std::remove(tmp.c_str());
-        throw InputError(path + ": cannot replace it with " + tmp + " (" + reason + ")");
-    }
-}
 
 const CommandRegistration registration{
     30, [](CLI::App& app) {
@@ -69,7 +43,7 @@ const CommandRegistration registration{
             if (options->out.empty())
                 std::cout << text;
             else
-                writeAtomically(options->out, text);
+                writeFileAtomically(options->out, text);
         });
     }};
 

@@ -3,7 +3,7 @@
 // (source, gpu, sync) group (DESIGN.md "Checking the model against reality").
 #include "cli/command.h"
 #include "cli/table.h"
-#include "model/validation.h"
+#include "validation/validation.h"
 #include "util/error.h"
 
 #include <nlohmann/json.hpp>

@@ -2,6 +2,9 @@
 
 #include "util/error.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -29,6 +32,27 @@ std::string readBoundedFile(const std::string& path, std::uintmax_t max_bytes, c
     if (static_cast<std::uintmax_t>(in.gcount()) != size)
         throw InputError(path + ": read failed");
     return text;
+}
+
+void writeFileAtomically(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw InputError(tmp + ": cannot be opened for writing (" + std::strerror(errno) + ")");
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        out.close();
+        if (!out) {
+            const std::string reason = std::strerror(errno);
+            std::remove(tmp.c_str());
+            throw InputError(tmp + ": write failed (" + reason + ")");
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        std::remove(tmp.c_str());
+        throw InputError(path + ": cannot replace it with " + tmp + " (" + reason + ")");
+    }
 }
 
 } // namespace iterscope

@@ -11,4 +11,8 @@ namespace iterscope {
 // error ("a profile", "a network description").
 std::string readBoundedFile(const std::string& path, std::uintmax_t max_bytes, const char* what);
 
+// Writes PATH.tmp and renames it over PATH, so a reader never sees half a file and a failed
+// write leaves an existing PATH as it was. Throws InputError naming the file.
+void writeFileAtomically(const std::string& path, const std::string& text);
+
 } // namespace iterscope

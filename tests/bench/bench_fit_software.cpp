@@ -9,7 +9,7 @@
 // It prints the fitted values; copying them into profiles/software/<id>.json is a manual,
 // reviewed step, so the shipped model never reads measurements.
 #include "hardware/profile_loader.h"
-#include "model/validation.h"
+#include "validation/validation.h"
 #include "util/error.h"
 
 #include <algorithm>

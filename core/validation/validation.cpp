@@ -1,4 +1,4 @@
-#include "model/validation.h"
+#include "validation/validation.h"
 
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
