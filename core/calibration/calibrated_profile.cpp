@@ -82,6 +82,7 @@ GpuProfile gpuProfileFromDevice(const DeviceFacts& d) {
     g.id = profileIdFromName(d.name);
     g.name = d.name.empty() ? "unknown GPU" : d.name;
     g.architecture = architectureName(d.compute_major, d.compute_minor);
+    g.compute_capability = d.compute_major + d.compute_minor / 10.0;
     g.source = "CUDA runtime device properties, read by iterscope-calibrate";
     g.notes = "Spec figures derived from the runtime's SM count, clock and memory bus; tensor "
               "rates only as measured. PCIe generation and NVLink are not reported by the "
@@ -118,6 +119,8 @@ std::string gpuProfileToJson(const GpuProfile& g, const Measurement* m) {
     j["id"] = g.id;
     j["name"] = g.name;
     j["architecture"] = g.architecture;
+    if (g.compute_capability > 0)
+        j["compute_capability"] = round3(g.compute_capability);
     j["source"] = g.source;
     if (!g.notes.empty())
         j["notes"] = g.notes;

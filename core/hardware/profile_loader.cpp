@@ -2,6 +2,7 @@
 // software_profile.cpp with the same strict reader (profile_json.h).
 #include "hardware/profile_loader.h"
 
+#include "hardware/architecture.h"
 #include "hardware/profile_json.h"
 #include "util/error.h"
 
@@ -88,6 +89,7 @@ GpuProfile parseGpu(const json& doc, const std::string& file, const std::string&
         f.fail("nvlink_gbps_per_link", g.nvlink_links > 0 ? "must be positive when nvlink_links is"
                                                           : "must be 0 when nvlink_links is 0");
     g.tdp_watts = f.number("tdp_watts", 0, 10000);
+    g.compute_capability = f.number("compute_capability", 1, 100, 0);
 
     if (const json* measured = f.object("measured", false)) {
         profile_json::Fields m(file, *measured, "measured.");
@@ -103,6 +105,7 @@ GpuProfile parseGpu(const json& doc, const std::string& file, const std::string&
         m.finish();
     }
     f.finish();
+    applyArchitecture(g);
     return g;
 }
 
@@ -183,6 +186,10 @@ SystemProfile parseSystem(const json& doc, const std::string& file, const std::s
     s.nics_per_node = f.integer("nics_per_node", 0, 64);
     s.nic_gbps = f.number("nic_gbps", 0, 10000);
     s.network_latency_us = f.number("network_latency_us", 0, 1e6);
+    s.cpu_cores_per_node = f.integer("cpu_cores_per_node", 0, 100000, 0);
+    s.cpu_threads_per_node = f.integer("cpu_threads_per_node", 0, 100000, s.cpu_cores_per_node);
+    if (s.cpu_threads_per_node < s.cpu_cores_per_node)
+        f.fail("cpu_threads_per_node", "must be at least cpu_cores_per_node");
     if (s.network.empty())
         f.fail("network", "must not be empty (\"none\" for a single node)");
     if (s.network == "none") {
