@@ -30,6 +30,19 @@ struct GpuProfile {
     int nvlink_links = 0;
     double nvlink_gbps_per_link = 0; // per direction
     double tdp_watts = 0;
+    // CUDA compute capability (7.0 for V100, 8.6 for GA102, 9.0 for H100): which kernels a
+    // cuDNN/cuBLAS release has for this GPU (SoftwareProfile::newest_compute_capability).
+    double compute_capability = 0;
+    // Architecture physics from profiles/architectures.json (docs/model.md section 1), the
+    // same for every GPU of the architecture:
+    // fraction of the dense tensor-core peak that the vendor library's best large GEMM
+    // reaches (FP16/BF16 inputs, and TF32), and of the DRAM bandwidth a streaming kernel
+    // reaches; and the fraction of the tensor rate left to kernels built for the previous
+    // generation's instructions (Hopper's wgmma versus Ampere's mma.sync).
+    double tensor_gemm_efficiency = 0.85;
+    double tf32_gemm_efficiency = 0.85;
+    double dram_efficiency = 0.9;
+    double legacy_tensor_fraction = 1.0;
     // Set by the calibrator: measured peaks replace spec-sheet ones when non-zero.
     bool calibrated = false;
     double measured_memory_bandwidth_gbps = 0;
@@ -71,43 +84,82 @@ struct SystemProfile {
     double nic_gbps = 0;           // per NIC per direction, GB/s
     double network_latency_us = 0; // one-way
     std::string network = "none";  // "10gbe", "edr-ib", ...
+    // Host CPU of one node: physical cores and hardware threads, which decode and augment
+    // the images of runs on real data (docs/model.md section 3). 0: not known.
+    int cpu_cores_per_node = 0;
+    int cpu_threads_per_node = 0;
 };
 
-// A framework + cuDNN generation. A handful of fitted parameters, never per network.
-// (Members restored from debug info after an accidental revert by the profiles work;
-// the model engineer's defaults and comments for the fields marked "restored" were lost:
-// the values below are neutral placeholders, the JSON files set the real ones.)
+// A framework + cuDNN generation. A handful of fitted parameters, never per network or
+// per GPU; docs/model.md gives the formula that reads each field, and each JSON file says
+// which of its values were fitted (iterscope-fit) and which are documented.
 struct SoftwareProfile {
     std::string id; // "pytorch"
     std::string name;
     std::string description;
     std::string source;
-    double per_layer_overhead_us = 5; // framework dispatch per layer per pass
-    double kernel_gap_us = 0;         // restored
-    double conv_efficiency = 0.7;     // achieved fraction of peak for large convolutions
-    double fc_efficiency = 0.8;
-    double tensor_core_efficiency = 0.5; // restored
-    double gemm_k_half = 0;              // restored
-    int gemm_tile_m = 128;               // restored
-    int gemm_tile_n = 128;               // restored
-    bool winograd = false;               // restored
-    double winograd_speedup = 1.0;       // for 3x3 stride-1 convolutions when available
-    double memory_efficiency = 0.8;      // achieved fraction of memory bandwidth
-    bool fused_bn_activation = false;    // restored
-    bool overlap_input = true;           // input pipeline hidden behind compute
-    double input_gpu_us_per_image = 0;   // restored
+    // Which framework it is and when it was released ("2021-03"): a newer release of the
+    // same family is never slower on the same GPU and network (a property test).
+    std::string family;
+    std::string release;
+    // Newest GPU generation its cuDNN/cuBLAS ship tuned kernels for; a newer GPU runs the
+    // previous generation's kernels (GpuProfile::legacy_tensor_fraction).
+    double newest_compute_capability = 9.0;
+
+    // Host and launch costs.
+    double per_layer_overhead_us = 5; // framework dispatch of one layer's pass on the host
+    double kernel_gap_us = 0;         // idle GPU time between two kernels of a stream
+    // Optimizer step: kernels launched per parameter tensor (0: one fused kernel for all).
+    double optimizer_ops_per_tensor = 0;
+    // The host waits for the GPU once an iteration (e.g. the AMP loss scaler's inf check)
+    // before it launches the optimizer step, so the step's launches cannot hide behind
+    // backward.
+    bool amp_host_sync = false;
+
+    // Kernel efficiencies (fractions of the rates the GPU profile derives).
+    double conv_efficiency = 0.7;        // FP32 lanes, large convolutions
+    double fc_efficiency = 0.8;          // FP32 lanes, fully connected layers
+    double tensor_core_efficiency = 0.5; // tensor cores, relative to the GPU's GEMM ceiling
+    double tf32_efficiency = 1.0;        // TF32 convolutions relative to FP16 ones
+    double gemm_k_half = 0;              // reduction length at which data reuse halves
+    int gemm_tile_m = 128;               // largest GEMM tile the libraries use
+    int gemm_tile_n = 128;
+    bool winograd = false;          // Winograd for 3x3/5x5 stride-1 convolutions on FP32 lanes
+    double winograd_speedup = 1.0;  // what 3x3 filters achieve with it
+    double memory_efficiency = 0.8; // bandwidth-bound kernels, of the GPU's achievable DRAM rate
+
+    // Layout and fusion.
+    // Tensor-core runs keep activations channels-last (NHWC); with NCHW, cuDNN transposes
+    // every convolution's input and output to NHWC and back.
+    bool nhwc_tensor_cores = true;
+    bool fused_bn_activation = false; // BN + ReLU in one kernel (cuDNN NHWC batch norm)
+    bool fused_bn_add_activation = false; // also the residual addition before the ReLU
+    // A compiler (XLA) fuses chains of element-wise ops: the normalization, activation and
+    // residual addition after a batch norm's statistics cost one pass.
+    bool elementwise_fusion = false;
+
+    // Input.
+    bool overlap_input = true;          // input copy and pipeline hidden behind compute
+    double input_gpu_us_per_image = 0;  // GPU time of an on-GPU pipeline (DALI), per image
+    bool default_real_data = true;      // its benchmarks read real images unless told not to
+    double host_images_per_core_s = 0;  // images one host core decodes and augments; 0: no cap
+    double loader_workers_per_gpu = 0;  // decode processes per GPU; 0: every core
+
+    // Communication.
     double nccl_efficiency = 0.8; // achieved fraction of link bandwidth in collectives
-    bool nccl_topology_aware = true;        // restored
-    double collective_base_latency_us = 0;  // restored
-    double collective_hop_latency_us = 0;   // restored
-    double network_efficiency = 0.8;        // restored
-    double memcpy_efficiency = 0.8;         // restored
+    bool nccl_topology_aware = true; // NCCL 2 ring search over NVLink (NCCL 1: device order)
+    double collective_base_latency_us = 0; // per collective call
+    double collective_hop_latency_us = 0;  // per ring hop
+    double network_efficiency = 0.8;       // achieved fraction of the NICs
+    double memcpy_efficiency = 0.8;        // achieved fraction of links in device copies
     bool overlap_communication = true;
-    int gradient_bytes_amp = 2; // restored
+    int gradient_bytes_amp = 2; // bytes of a gradient element exchanged under amp
     std::string default_sync = "allreduce-nccl";
-    double optimizer_state_bytes_per_param = 0; // restored
-    double framework_reserved_mb = 0;           // restored
-    double workspace_limit_mb = 0;              // restored
+
+    // Memory.
+    double optimizer_state_bytes_per_param = 0; // momentum: 4
+    double framework_reserved_mb = 0;           // CUDA context, allocator slack
+    double workspace_limit_mb = 0;              // largest convolution workspace allowed
     // Free-form extra parameters the model reads by name; documented in the JSON file.
     std::vector<std::pair<std::string, double>> extra;
 };

@@ -15,6 +15,16 @@ namespace {
 constexpr const char* kSyncNames[] = {"none",   "allreduce-nccl", "allreduce-copy",
                                       "ps-cpu", "ps-gpu",         "distributed-replicated"};
 
+bool isYearMonth(const std::string& text) {
+    if (text.size() != 7 || text[4] != '-')
+        return false;
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (i != 4 && (text[i] < '0' || text[i] > '9'))
+            return false;
+    const int month = (text[5] - '0') * 10 + (text[6] - '0');
+    return month >= 1 && month <= 12;
+}
+
 SoftwareProfile parseSoftware(const json& doc, const std::string& file,
                               const std::string& requested) {
     profile_json::Fields f(file, doc);
@@ -35,20 +45,34 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
     if (s.source.empty())
         f.fail("source", "must say how the parameters were set");
 
+    s.family = f.text("family", "", 64);
+    s.release = f.text("release", "", 16);
+    if (!s.release.empty() && !isYearMonth(s.release))
+        f.fail("release", "must be \"YYYY-MM\", got " + profile_json::quoted(s.release));
+    s.newest_compute_capability = f.number("newest_compute_capability", 1, 100, 9.0);
     s.per_layer_overhead_us = f.number("per_layer_overhead_us", 0, 1e5);
     s.kernel_gap_us = f.number("kernel_gap_us", 0, 1e5);
+    s.optimizer_ops_per_tensor = f.number("optimizer_ops_per_tensor", 0, 100, 0);
+    s.amp_host_sync = f.boolean("amp_host_sync", false);
     s.conv_efficiency = f.number("conv_efficiency", 0.01, 1);
     s.fc_efficiency = f.number("fc_efficiency", 0.01, 1);
     s.tensor_core_efficiency = f.number("tensor_core_efficiency", 0.01, 1);
+    s.tf32_efficiency = f.number("tf32_efficiency", 0.01, 1, 1);
     s.gemm_k_half = f.number("gemm_k_half", 0, 1e5);
     s.gemm_tile_m = f.integer("gemm_tile_m", 1, 1024);
     s.gemm_tile_n = f.integer("gemm_tile_n", 1, 1024);
     s.winograd = f.boolean("winograd", false);
     s.winograd_speedup = f.number("winograd_speedup", 1, 10, 1);
     s.memory_efficiency = f.number("memory_efficiency", 0.01, 1);
+    s.nhwc_tensor_cores = f.boolean("nhwc_tensor_cores", true);
     s.fused_bn_activation = f.boolean("fused_bn_activation", false);
+    s.fused_bn_add_activation = f.boolean("fused_bn_add_activation", false);
+    s.elementwise_fusion = f.boolean("elementwise_fusion", false);
     s.overlap_input = f.boolean("overlap_input", true);
     s.input_gpu_us_per_image = f.number("input_gpu_us_per_image", 0, 1e6, 0);
+    s.default_real_data = f.boolean("default_real_data", false);
+    s.host_images_per_core_s = f.number("host_images_per_core_s", 0, 1e6, 0);
+    s.loader_workers_per_gpu = f.number("loader_workers_per_gpu", 0, 1024, 0);
     s.nccl_efficiency = f.number("nccl_efficiency", 0.01, 1);
     s.nccl_topology_aware = f.boolean("nccl_topology_aware", true);
     s.collective_base_latency_us = f.number("collective_base_latency_us", 0, 1e6);

@@ -32,10 +32,6 @@ double ceilDiv(double a, double b) {
     return std::ceil(a / b);
 }
 
-double peakOr(double calibrated, double spec, bool use_calibrated) {
-    return use_calibrated && calibrated > 0 ? calibrated : spec;
-}
-
 // One kernel's time: the slower of its arithmetic and its memory traffic.
 struct KernelTime {
     double ms = 0;
@@ -176,15 +172,25 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
                           speedup, act_bytes + weight_grad, r);
     };
 
+    // NCHW activations on tensor cores: every kernel's activation operands are transposed
+    // to NHWC before it and its result back after it, a read and a write of each.
+    const KernelTime relayout =
+        r.transposes && !depthwise ? streaming(0, 2.0 * act_bytes / static_cast<double>(r.elem_bytes), r) : KernelTime{};
+    const bool relayouts = relayout.ms > 0;
+
     LayerPasses out;
-    out.forward = pass({transposed ? dstToSrc(fwd_flops) : srcToDst(fwd_flops)}, r);
+    const KernelTime fwd = transposed ? dstToSrc(fwd_flops) : srcToDst(fwd_flops);
+    out.forward = relayouts ? pass({relayout, fwd}, r) : pass({fwd}, r);
     const bool data_grad = cost.needs_data_grad && data_flops > 0;
-    if (data_grad)
-        out.backward = pass(
-            {transposed ? srcToDst(data_flops) : dstToSrc(data_flops), weightGrad(weight_flops)},
-            r);
-    else if (weight_flops > 0)
-        out.backward = pass({weightGrad(weight_flops)}, r);
+    if (data_grad) {
+        const KernelTime dgrad = transposed ? srcToDst(data_flops) : dstToSrc(data_flops);
+        const KernelTime wgrad = weightGrad(weight_flops);
+        out.backward = relayouts ? pass({relayout, dgrad, relayout, wgrad}, r)
+                                 : pass({dgrad, wgrad}, r);
+    } else if (weight_flops > 0) {
+        out.backward = relayouts ? pass({relayout, weightGrad(weight_flops)}, r)
+                                 : pass({weightGrad(weight_flops)}, r);
+    }
     return out;
 }
 
@@ -245,14 +251,16 @@ Traffic trafficOf(const Layer& layer) {
 }
 
 LayerPasses streamingLayer(const Layer& layer, const LayerCost& cost, int64_t batch,
-                           const ComputeRates& r) {
+                           const ComputeRates& r, const LayerFusion& fusion) {
     const double b = static_cast<double>(batch);
     const double e_in = b * static_cast<double>(cost.input_elems);
     const double e_out = b * static_cast<double>(cost.output_elems);
     const Traffic t = trafficOf(layer);
     LayerPasses out;
     out.forward = pass({streaming(b * static_cast<double>(cost.fwd_flops),
-                                  t.fwd_in * e_in + t.fwd_out * e_out, r)},
+                                  t.fwd_in * e_in + t.fwd_out * e_out +
+                                      b * fusion.extra_fwd_elems,
+                                  r)},
                        r);
     const double bwd_flops = b * static_cast<double>(cost.bwd_data_flops + cost.bwd_weight_flops);
     const bool additive =
@@ -261,13 +269,34 @@ LayerPasses streamingLayer(const Layer& layer, const LayerCost& cost, int64_t ba
     if (additive) // the gradient of a sum is handed to each input as it is
         out.backward = cost.needs_data_grad ? hostOnly(r) : PassTime{};
     else if (cost.needs_data_grad || cost.params > 0)
-        out.backward = pass({streaming(bwd_flops, t.bwd_in * e_in + t.bwd_out * e_out, r)}, r);
+        out.backward = pass({streaming(bwd_flops,
+                                       t.bwd_in * e_in + t.bwd_out * e_out +
+                                           b * fusion.extra_bwd_elems,
+                                       r)},
+                            r);
     return out;
 }
 
 } // namespace
 
-ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Precision precision) {
+double tensorCoreShare(const GpuProfile& gpu, const SoftwareProfile& sw, Precision precision) {
+    // cuDNN 7 brought the first tensor-core kernels (Volta, compute capability 7.0) and
+    // cuDNN 8 TF32 (Ampere, 8.0): a release that knows no such GPU has none.
+    constexpr double kFirstTensorCores = 7.0, kFirstTf32 = 8.0;
+    if (precision == Precision::FP32)
+        return 0;
+    const double needed = precision == Precision::TF32 ? kFirstTf32 : kFirstTensorCores;
+    if (sw.newest_compute_capability < needed)
+        return 0;
+    // Kernels are binary compatible within a major compute capability; a newer major runs
+    // the library's previous generation of kernels (PTX), without its new instructions.
+    if (std::floor(gpu.compute_capability) > std::floor(sw.newest_compute_capability))
+        return gpu.legacy_tensor_fraction;
+    return 1;
+}
+
+ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Precision precision,
+                          bool nhwc) {
     ComputeRates r;
     const bool cal = gpu.calibrated;
     const double issue_share = gpu.fp32_lanes_per_sm > kIssueLanesPerSm
@@ -275,15 +304,23 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
                                    : 1.0;
     const bool measured_fp32 = cal && gpu.measured_fp32_tflops > 0;
     const double fp32 = measured_fp32 ? gpu.measured_fp32_tflops : gpu.fp32_tflops * issue_share;
-    const double tf32 = peakOr(gpu.measured_tf32_tflops, gpu.tf32_tflops, cal);
-    const double fp16_tensor = peakOr(gpu.measured_fp16_tensor_tflops, gpu.fp16_tensor_tflops, cal);
+    // A measured tensor rate is what the calibrator's GEMM reached; a spec-sheet one is
+    // scaled down to what the vendor library's best GEMM reaches on the architecture.
+    auto tensorRate = [&](double measured, double spec, double gemm_efficiency) {
+        return cal && measured > 0 ? measured : spec * gemm_efficiency;
+    };
+    const double share = tensorCoreShare(gpu, sw, precision);
     double gemm = fp32;
     bool tensor = false;
-    if (precision == Precision::TF32 && tf32 > 0) {
-        gemm = tf32;
+    double tensor_eff = sw.tensor_core_efficiency;
+    if (precision == Precision::TF32 && share > 0 && gpu.tf32_tflops > 0) {
+        gemm = share * tensorRate(gpu.measured_tf32_tflops, gpu.tf32_tflops,
+                                  gpu.tf32_gemm_efficiency);
+        tensor_eff *= sw.tf32_efficiency;
         tensor = true;
-    } else if (precision == Precision::AMP && fp16_tensor > 0) {
-        gemm = fp16_tensor;
+    } else if (precision == Precision::AMP && share > 0 && gpu.fp16_tensor_tflops > 0) {
+        gemm = share * tensorRate(gpu.measured_fp16_tensor_tflops, gpu.fp16_tensor_tflops,
+                                  gpu.tensor_gemm_efficiency);
         tensor = true;
     } else if (precision == Precision::AMP && gpu.fp16_tflops > fp32) {
         gemm = gpu.fp16_tflops; // P100: paired FP16 on the FP32 lanes
@@ -291,13 +328,14 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     r.vector_flop_per_ms = fp32 * kFlopPerMsPerTflops;
     r.gemm_flop_per_ms = gemm * kFlopPerMsPerTflops;
     r.tensor_cores = tensor;
-    r.conv_efficiency = tensor ? sw.tensor_core_efficiency : sw.conv_efficiency;
-    r.fc_efficiency = tensor ? sw.tensor_core_efficiency : sw.fc_efficiency;
-    const double bw = peakOr(gpu.measured_memory_bandwidth_gbps, gpu.memory_bandwidth_gbps, cal);
-    // A measured bandwidth is what a copy kernel reaches: the software's efficiency applies
-    // only to the spec-sheet peak.
+    r.conv_efficiency = tensor ? tensor_eff : sw.conv_efficiency;
+    r.fc_efficiency = tensor ? tensor_eff : sw.fc_efficiency;
+    // A measured bandwidth is what a copy kernel reaches, as is the architecture's DRAM
+    // fraction of the spec sheet's; the software's efficiency is its kernels' share of it.
     const bool measured_bw = cal && gpu.measured_memory_bandwidth_gbps > 0;
-    r.bytes_per_ms = bw * kBytesPerMsPerGbps * (measured_bw ? 1.0 : sw.memory_efficiency);
+    const double bw = measured_bw ? gpu.measured_memory_bandwidth_gbps
+                                  : gpu.memory_bandwidth_gbps * gpu.dram_efficiency;
+    r.bytes_per_ms = bw * kBytesPerMsPerGbps * sw.memory_efficiency;
     r.sms = std::max(gpu.sm_count, 1);
     const double gap_us = cal && gpu.measured_launch_overhead_us > 0
                               ? gpu.measured_launch_overhead_us
@@ -311,8 +349,62 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     r.gemm_k_half = sw.gemm_k_half;
     r.tile_m = std::max(sw.gemm_tile_m, 1);
     r.tile_n = std::max(sw.gemm_tile_n, 1);
-    r.fused_bn_activation = sw.fused_bn_activation;
+    r.transposes = tensor && !nhwc;
     return r;
+}
+
+std::vector<LayerFusion> planFusions(const Network& net, const NetworkAnalysis& analysis,
+                                     const SoftwareProfile& sw) {
+    const std::size_t n = net.layers.size();
+    std::vector<LayerFusion> plan(n);
+    const bool bn_act = sw.fused_bn_activation || sw.fused_bn_add_activation ||
+                        sw.elementwise_fusion;
+    const bool bn_add_act = sw.fused_bn_add_activation || sw.elementwise_fusion;
+    if (!bn_act)
+        return plan;
+    std::vector<int> consumers(n, 0);
+    for (const Layer& layer : net.layers)
+        for (std::size_t in : layer.inputs)
+            ++consumers[in];
+    auto isBn = [&](std::size_t i) {
+        return net.layers[i].kind == LayerKind::BatchNorm && consumers[i] == 1 &&
+               !plan[i].absorbed;
+    };
+    auto isRelu = [&](const Layer& l) {
+        return l.kind == LayerKind::Activation && l.activation.kind == ActivationKind::ReLU &&
+               l.inputs.size() == 1;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        const Layer& layer = net.layers[i];
+        if (!isRelu(layer))
+            continue;
+        const std::size_t src = layer.inputs[0];
+        const double e = static_cast<double>(analysis.layers[i].output_elems);
+        if (isBn(src)) {
+            // The BN kernel applies the ReLU; backward it reads the output once more to mask
+            // the gradient.
+            plan[i].absorbed = true;
+            plan[src].extra_bwd_elems += e;
+            continue;
+        }
+        const Layer& add = net.layers[src];
+        if (!bn_add_act || add.kind != LayerKind::Eltwise || add.eltwise.kind != EltwiseKind::Add ||
+            add.inputs.size() != 2 || consumers[src] != 1)
+            continue;
+        // BN + residual addition + ReLU in one kernel: it reads the residual forward and
+        // writes the residual's gradient backward, besides the mask.
+        for (std::size_t k = 0; k < 2; ++k) {
+            const std::size_t bn = add.inputs[k];
+            if (!isBn(bn))
+                continue;
+            plan[i].absorbed = true;
+            plan[src].absorbed = true;
+            plan[bn].extra_fwd_elems += e;
+            plan[bn].extra_bwd_elems += 2 * e;
+            break;
+        }
+    }
+    return plan;
 }
 
 double waveUtilization(int64_t ctas, int sms) {
@@ -362,7 +454,7 @@ double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double ba
 }
 
 LayerPasses layerPasses(const Layer& layer, const LayerCost& cost, const Dims& input, int64_t batch,
-                        const ComputeRates& r, bool fused) {
+                        const ComputeRates& r, const LayerFusion& fusion) {
     switch (layer.kind) {
     case LayerKind::Input:
     case LayerKind::Flatten:
@@ -375,9 +467,9 @@ LayerPasses layerPasses(const Layer& layer, const LayerCost& cost, const Dims& i
     case LayerKind::FullyConnected:
         return fullyConnected(cost, batch, r);
     default:
-        if (fused)
+        if (fusion.absorbed)
             return {};
-        return streamingLayer(layer, cost, batch, r);
+        return streamingLayer(layer, cost, batch, r, fusion);
     }
 }
 

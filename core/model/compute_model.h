@@ -11,6 +11,7 @@
 #include "util/precision.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace iterscope {
 
@@ -31,13 +32,37 @@ struct ComputeRates {
     double winograd_speedup = 1;
     double gemm_k_half = 0;
     int64_t tile_m = 128, tile_n = 128;
-    bool fused_bn_activation = false;
+    // Tensor-core convolutions on NCHW activations: cuDNN transposes what each kernel
+    // reads and writes to NHWC and back.
+    bool transposes = false;
 
     bool operator==(const ComputeRates&) const = default;
 };
 
+// `nhwc`: activations are channels-last (Scenario::nhwc()).
 ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& software,
-                          Precision precision);
+                          Precision precision, bool nhwc = true);
+
+// Does the software use the GPU's tensor cores at this precision, and how much of their
+// rate is left to it: 0 when it cannot (cuDNN before 7 knows no tensor cores, TF32 needs
+// cuDNN 8 and Ampere), the GPU's legacy fraction when its kernels predate the GPU's
+// generation, else 1.
+double tensorCoreShare(const GpuProfile& gpu, const SoftwareProfile& software,
+                       Precision precision);
+
+// How a layer's kernels merge with its neighbours' under the software's fusions.
+struct LayerFusion {
+    bool absorbed = false; // runs inside another layer's kernel: no pass of its own
+    // Extra elements per sample that this layer's kernels move for the layers they absorb
+    // (a residual read forward, its gradient written backward, an activation mask).
+    double extra_fwd_elems = 0;
+    double extra_bwd_elems = 0;
+};
+
+// One entry per layer: batch norm + ReLU (fused_bn_activation), batch norm + addition +
+// ReLU (fused_bn_add_activation), and both under a compiler's element-wise fusion.
+std::vector<LayerFusion> planFusions(const Network& network, const NetworkAnalysis& analysis,
+                                     const SoftwareProfile& software);
 
 struct PassTime {
     double ms = 0;
@@ -57,8 +82,8 @@ double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double ba
 double waveUtilization(int64_t ctas, int sms);
 
 // Forward and backward time of one layer at a batch. `input` is the per-sample shape of
-// its first input. `fused` marks an activation the previous BN kernel already applied.
+// its first input; `fusion` what planFusions() says of the layer.
 LayerPasses layerPasses(const Layer& layer, const LayerCost& cost, const Dims& input, int64_t batch,
-                        const ComputeRates& rates, bool fused = false);
+                        const ComputeRates& rates, const LayerFusion& fusion = {});
 
 } // namespace iterscope

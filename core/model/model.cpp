@@ -22,17 +22,56 @@ constexpr double kBytesPerMb = 1024.0 * 1024.0;
 constexpr double kPcie3X16Gbps = 15.75; // per direction, before the host's own limits
 constexpr int64_t kFp32Bytes = 4;
 
-bool fusedIntoPrevious(const Network& net, const Layer& layer, const SoftwareProfile& sw) {
-    return sw.fused_bn_activation && layer.kind == LayerKind::Activation &&
-           layer.activation.kind == ActivationKind::ReLU && layer.inputs.size() == 1 &&
-           net.layers[layer.inputs[0]].kind == LayerKind::BatchNorm;
-}
-
 double hostLinkGbps(const Scenario& s) {
     if (s.system.pcie_gbps > 0)
         return s.system.pcie_gbps;
     return kPcie3X16Gbps * std::pow(2.0, std::clamp(s.gpu.pcie_gen, 1, 6) - 3) *
            std::clamp(s.gpu.pcie_lanes, 1, 16) / 16.0;
+}
+
+// Parameter tensors an unfused optimizer visits: a weight and, where there is one, a bias;
+// batch norm's scale and shift.
+double paramTensors(const Network& net, const NetworkAnalysis& analysis) {
+    double tensors = 0;
+    for (std::size_t i = 0; i < net.layers.size(); ++i) {
+        if (analysis.layers[i].params <= 0)
+            continue;
+        const Layer& l = net.layers[i];
+        switch (l.kind) {
+        case LayerKind::Convolution:
+        case LayerKind::Deconvolution:
+            tensors += l.conv.bias ? 2 : 1;
+            break;
+        case LayerKind::FullyConnected:
+            tensors += l.fc.bias ? 2 : 1;
+            break;
+        case LayerKind::BatchNorm:
+            tensors += 2;
+            break;
+        case LayerKind::Scale:
+            tensors += l.scale.bias ? 2 : 1;
+            break;
+        default:
+            tensors += 1;
+        }
+    }
+    return tensors;
+}
+
+// Runs on real data: the time the node's host cores take to decode and augment one
+// minibatch for each of its GPUs. The loader runs `loader_workers_per_gpu` processes per
+// GPU when the software fixes it (on at most every hardware thread), else one per core.
+double hostInputMs(const Scenario& s) {
+    const SoftwareProfile& sw = s.software;
+    const SystemProfile& sys = s.system;
+    if (!(sw.host_images_per_core_s > 0) || sys.cpu_cores_per_node <= 0)
+        return 0;
+    const double threads = std::max(sys.cpu_threads_per_node, sys.cpu_cores_per_node);
+    const double workers = sw.loader_workers_per_gpu > 0
+                               ? std::min(sw.loader_workers_per_gpu * s.gpus_per_node, threads)
+                               : static_cast<double>(sys.cpu_cores_per_node);
+    const double node_images_per_ms = workers * sw.host_images_per_core_s / 1000.0;
+    return static_cast<double>(s.batch_per_gpu) * s.gpus_per_node / node_images_per_ms;
 }
 
 // Appends timeline events unless the caller asked for the totals only.
@@ -76,13 +115,14 @@ LayerPassTable layerPassTable(const Scenario& s) {
     LayerPassTable table;
     table.network = s.network.get();
     table.batch = s.batch_per_gpu;
-    table.rates = computeRates(s.gpu, s.software, s.precision);
+    table.rates = computeRates(s.gpu, s.software, s.precision, s.nhwc());
     table.passes.resize(net.layers.size());
+    const std::vector<LayerFusion> fusions = planFusions(net, analysis, s.software);
     for (std::size_t i = 0; i < net.layers.size(); ++i) {
         const Layer& layer = net.layers[i];
         const Dims& in = layer.inputs.empty() ? net.input : analysis.layers[layer.inputs[0]].output;
         table.passes[i] = layerPasses(layer, analysis.layers[i], in, s.batch_per_gpu, table.rates,
-                                      fusedIntoPrevious(net, layer, s.software));
+                                      fusions[i]);
     }
     return table;
 }
@@ -94,7 +134,7 @@ Prediction predict(const Scenario& s, PredictDetail detail) {
 Prediction predict(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
     validateScenario(s);
     if (table.network != s.network.get() || table.batch != s.batch_per_gpu ||
-        !(table.rates == computeRates(s.gpu, s.software, s.precision)) ||
+        !(table.rates == computeRates(s.gpu, s.software, s.precision, s.nhwc())) ||
         table.passes.size() != s.network->network.layers.size())
         throw std::invalid_argument("predict: the layer pass table was made for another "
                                     "network, batch, GPU, software or precision");
@@ -118,21 +158,27 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
         p.timeline.reserve(2 * n_layers + 8);
     const Timeline timeline{full ? &p.timeline : nullptr};
 
-    // Input: the H2D copy of the minibatch, and any GPU work of the input pipeline.
+    // Input. Real images: the H2D copy of the minibatch (of the next one, when overlapped)
+    // and any GPU work of the input pipeline (DALI); synthetic ones are made on the GPU.
+    const bool real = s.realData();
     int64_t input_elems = 1;
     for (int64_t d : net.input)
         input_elems *= std::max<int64_t>(d, 1);
     const double input_bytes = static_cast<double>(batch) * static_cast<double>(input_elems) *
                                static_cast<double>(rates.elem_bytes);
-    p.input_ms = input_bytes / (hostLinkGbps(s) * kBytesPerMsPerGbps);
-    const double copy_start = 0;
+    p.input_ms = real ? input_bytes / (hostLinkGbps(s) * kBytesPerMsPerGbps) : 0.0;
     double t = sw.overlap_input ? 0.0 : p.input_ms;
-    timeline.add(Stream::Input, EventKind::InputCopy, copy_start, p.input_ms);
-    const double pipeline_ms = sw.input_gpu_us_per_image * kMsPerUs * static_cast<double>(batch);
+    if (p.input_ms > 0)
+        timeline.add(Stream::Input, EventKind::InputCopy, 0, p.input_ms);
+    const double pipeline_ms =
+        real ? sw.input_gpu_us_per_image * kMsPerUs * static_cast<double>(batch) : 0.0;
     if (pipeline_ms > 0) {
         timeline.add(Stream::Compute, EventKind::InputPipeline, t, pipeline_ms);
         t += pipeline_ms;
     }
+    p.host_input_ms = real ? hostInputMs(s) : 0.0;
+    if (p.host_input_ms > 0)
+        timeline.add(Stream::Input, EventKind::HostInput, 0, p.host_input_ms);
 
     // Forward, then backward in reverse order.
     const std::vector<LayerPasses>& passes = table.passes;
@@ -195,20 +241,31 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
     p.exposed_communication_ms = std::max(0.0, comm_end - backward_end_ms);
 
     // Optimizer step on the GPU over its share of the parameters: read parameter, gradient
-    // and state, write parameter and state (and the FP16 copy under amp).
+    // and state, write parameter and state (and the FP16 copy under amp). Unfused
+    // optimizers launch a few kernels per parameter tensor; their launches hide behind
+    // backward unless the host waits for the GPU first (the AMP loss scaler's check).
     const double share = exchange.active ? exchange.gpu_update_share : 1.0;
     if (share > 0 && analysis.total_params > 0) {
         const double bytes_per_param = 3.0 * kFp32Bytes + 2.0 * sw.optimizer_state_bytes_per_param +
                                        (s.precision == Precision::AMP ? 2.0 : 0.0);
+        const double launches = sw.optimizer_ops_per_tensor > 0
+                                    ? sw.optimizer_ops_per_tensor * paramTensors(net, analysis)
+                                    : static_cast<double>(trainable_layers);
         const double gpu_ms = share * static_cast<double>(analysis.total_params) * bytes_per_param /
                                   rates.bytes_per_ms +
-                              trainable_layers * rates.kernel_gap_ms;
-        p.update_ms = std::max(gpu_ms, trainable_layers * rates.host_overhead_ms);
+                              launches * rates.kernel_gap_ms;
+        const double host_ms = launches * rates.host_overhead_ms;
+        const bool host_waits = s.precision == Precision::AMP && sw.amp_host_sync;
+        p.update_ms = host_waits || sw.optimizer_ops_per_tensor <= 0 ? std::max(gpu_ms, host_ms)
+                                                                     : gpu_ms;
     }
     const double update_start = std::max(backward_end_ms, comm_end);
     if (p.update_ms > 0)
         timeline.add(Stream::Update, EventKind::Update, update_start, p.update_ms);
-    p.iteration_ms = std::max(update_start + p.update_ms, sw.overlap_input ? p.input_ms : 0.0);
+    const double gpu_iteration_ms =
+        std::max(update_start + p.update_ms, sw.overlap_input ? p.input_ms : 0.0);
+    p.input_bound = p.host_input_ms > gpu_iteration_ms;
+    p.iteration_ms = std::max(gpu_iteration_ms, p.host_input_ms);
     p.images_per_second = p.iteration_ms > 0
                               ? static_cast<double>(batch) * s.totalGpus() * 1000.0 / p.iteration_ms
                               : 0;

@@ -44,6 +44,8 @@ std::string timelineEventName(const TimelineEvent& e, const Network& network) {
         return "H2D input";
     case EventKind::InputPipeline:
         return "input pipeline";
+    case EventKind::HostInput:
+        return "host decode (next batch)";
     case EventKind::Forward:
         return layerName() + " fwd";
     case EventKind::Backward:

@@ -31,6 +31,7 @@ const char* streamName(Stream s); // "input", "compute", "communication", "updat
 enum class EventKind {
     InputCopy,     // "H2D input"
     InputPipeline, // "input pipeline": GPU work of the input pipeline (decoding, augmenting)
+    HostInput,     // "host decode (next batch)": the host's CPU cores preparing real images
     Forward,       // "<layer> fwd"
     Backward,      // "<layer> bwd"
     AllReduce,     // "bucket <b> all-reduce"
@@ -56,6 +57,10 @@ struct Prediction {
     double backward_ms = 0;
     double update_ms = 0;
     double input_ms = 0;
+    // Runs on real data: the time the node's CPU cores need to decode and augment one
+    // minibatch per GPU, and whether that, not the GPU, sets the iteration time.
+    double host_input_ms = 0;
+    bool input_bound = false;
     double communication_ms = 0;         // total time of the gradient exchange
     double exposed_communication_ms = 0; // part not hidden behind backward
     std::string allreduce_algorithm;     // the one chosen ("ring", "tree", ...), "" if none

@@ -27,6 +27,33 @@ constexpr std::array<std::pair<AllreduceAlgorithm, const char*>, 4> kAlgorithmNa
     {AllreduceAlgorithm::Hierarchical, "hierarchical"},
 }};
 
+constexpr std::array<std::pair<Layout, const char*>, 3> kLayoutNames{{
+    {Layout::Auto, "auto"},
+    {Layout::NCHW, "nchw"},
+    {Layout::NHWC, "nhwc"},
+}};
+
+constexpr std::array<std::pair<DataSource, const char*>, 3> kDataNames{{
+    {DataSource::Auto, "auto"},
+    {DataSource::Real, "real"},
+    {DataSource::Synthetic, "synthetic"},
+}};
+
+template <typename Value, typename Table> const char* nameIn(const Table& table, Value v) {
+    for (const auto& [value, name] : table)
+        if (value == v)
+            return name;
+    return table[0].second;
+}
+
+template <typename Value, typename Table>
+std::optional<Value> parseIn(const Table& table, std::string_view s) {
+    for (const auto& [value, name] : table)
+        if (s == name)
+            return value;
+    return std::nullopt;
+}
+
 // Far beyond any real run, yet small enough that products of these limits and per-sample
 // counts stay well inside double precision and 64-bit byte counts.
 constexpr int64_t kMaxBatchPerGpu = 1 << 20;
@@ -72,6 +99,30 @@ std::optional<AllreduceAlgorithm> parseAllreduceAlgorithm(std::string_view s) {
     return std::nullopt;
 }
 
+const char* layoutName(Layout l) {
+    return nameIn(kLayoutNames, l);
+}
+
+std::optional<Layout> parseLayout(std::string_view s) {
+    return parseIn<Layout>(kLayoutNames, s);
+}
+
+const char* dataSourceName(DataSource d) {
+    return nameIn(kDataNames, d);
+}
+
+std::optional<DataSource> parseDataSource(std::string_view s) {
+    return parseIn<DataSource>(kDataNames, s);
+}
+
+bool Scenario::nhwc() const {
+    return layout == Layout::Auto ? software.nhwc_tensor_cores : layout == Layout::NHWC;
+}
+
+bool Scenario::realData() const {
+    return data == DataSource::Auto ? software.default_real_data : data == DataSource::Real;
+}
+
 namespace {
 [[noreturn]] void unknownChoice(std::string_view text, std::string_view source,
                                 const std::string& accepted) {
@@ -103,6 +154,18 @@ AllreduceAlgorithm requireAllreduceAlgorithm(std::string_view text, std::string_
     if (const auto a = parseAllreduceAlgorithm(text))
         return *a;
     unknownChoice(text, source, namesOf(kAlgorithmNames));
+}
+
+Layout requireLayout(std::string_view text, std::string_view source) {
+    if (const auto l = parseLayout(text))
+        return *l;
+    unknownChoice(text, source, namesOf(kLayoutNames));
+}
+
+DataSource requireDataSource(std::string_view text, std::string_view source) {
+    if (const auto d = parseDataSource(text))
+        return *d;
+    unknownChoice(text, source, namesOf(kDataNames));
 }
 
 void validateScenario(const Scenario& s) {
