@@ -1,0 +1,322 @@
+#include "validation/profile_fit.h"
+
+#include "hardware/profile_json.h"
+#include "util/error.h"
+#include "util/text_file.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <tuple>
+
+namespace iterscope {
+
+namespace {
+
+constexpr std::uintmax_t kMaxSpecBytes = 1 << 20;
+constexpr double kFirstStep = 0.2;
+constexpr double kLastStep = 0.005;
+constexpr int kMaxRoundsPerStep = 30;
+
+using Field = double SoftwareProfile::*;
+
+const std::vector<std::pair<std::string, Field>>& fieldTable() {
+    static const std::vector<std::pair<std::string, Field>> table{
+        {"per_layer_overhead_us", &SoftwareProfile::per_layer_overhead_us},
+        {"kernel_gap_us", &SoftwareProfile::kernel_gap_us},
+        {"optimizer_ops_per_tensor", &SoftwareProfile::optimizer_ops_per_tensor},
+        {"conv_efficiency", &SoftwareProfile::conv_efficiency},
+        {"fc_efficiency", &SoftwareProfile::fc_efficiency},
+        {"tensor_core_efficiency", &SoftwareProfile::tensor_core_efficiency},
+        {"tf32_efficiency", &SoftwareProfile::tf32_efficiency},
+        {"gemm_k_half", &SoftwareProfile::gemm_k_half},
+        {"winograd_speedup", &SoftwareProfile::winograd_speedup},
+        {"memory_efficiency", &SoftwareProfile::memory_efficiency},
+        {"input_gpu_us_per_image", &SoftwareProfile::input_gpu_us_per_image},
+        {"host_images_per_core_s", &SoftwareProfile::host_images_per_core_s},
+        {"nccl_efficiency", &SoftwareProfile::nccl_efficiency},
+        {"network_efficiency", &SoftwareProfile::network_efficiency},
+        {"memcpy_efficiency", &SoftwareProfile::memcpy_efficiency},
+        {"collective_hop_latency_us", &SoftwareProfile::collective_hop_latency_us},
+        {"collective_base_latency_us", &SoftwareProfile::collective_base_latency_us},
+    };
+    return table;
+}
+
+Field findField(const std::string& name) {
+    for (const auto& [n, f] : fieldTable())
+        if (n == name)
+            return f;
+    return nullptr;
+}
+
+std::string groupKey(const ValidationRow& r) {
+    return r.source + '\n' + r.gpu + '\n' + r.sync;
+}
+
+} // namespace
+
+const std::vector<std::string>& fitParameterFields() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> v;
+        for (const auto& entry : fieldTable())
+            v.push_back(entry.first);
+        return v;
+    }();
+    return names;
+}
+
+bool setFitParameterField(SoftwareProfile& profile, const std::string& field, double value) {
+    const Field f = findField(field);
+    if (!f)
+        return false;
+    profile.*f = value;
+    return true;
+}
+
+bool getFitParameterField(const SoftwareProfile& profile, const std::string& field,
+                          double& value) {
+    const Field f = findField(field);
+    if (!f)
+        return false;
+    value = profile.*f;
+    return true;
+}
+
+FitSpec parseFitSpec(const std::string& text, const std::string& file) {
+    const nlohmann::json doc = profile_json::parseText(text, file);
+    profile_json::Fields f(file, doc);
+    f.header("iterscope-fit-spec", 1);
+    f.text("description", "", 16384);
+    FitSpec spec;
+    spec.file = file;
+    spec.group_limit_percent = f.number("group_limit_percent", 0, 1000, 15);
+    const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+    const nlohmann::json* files = f.array("measurements", true);
+    for (std::size_t i = 0; i < files->size(); ++i) {
+        if (!(*files)[i].is_string())
+            f.fail("measurements[" + std::to_string(i) + "]", "must be a file name");
+        const std::filesystem::path p((*files)[i].get<std::string>());
+        spec.measurements.push_back((p.is_absolute() ? p : folder / p).string());
+    }
+    if (spec.measurements.empty())
+        f.fail("measurements", "names no file");
+    const nlohmann::json* params = f.array("parameters", true);
+    std::set<std::pair<std::string, std::string>> claimed; // (profile, field)
+    for (std::size_t i = 0; i < params->size(); ++i) {
+        const std::string where = "parameters[" + std::to_string(i) + "]";
+        if (!(*params)[i].is_object())
+            f.fail(where, "must be an object");
+        profile_json::Fields p(file, (*params)[i], where + ".");
+        FitParameter fp;
+        fp.field = p.text("field", 64);
+        if (!findField(fp.field))
+            p.fail("field", "not a fittable software field: " + profile_json::quoted(fp.field));
+        const nlohmann::json* profiles = p.array("profiles", true);
+        for (const auto& id : *profiles) {
+            if (!id.is_string() || !profile_json::isValidId(id.get<std::string>()))
+                p.fail("profiles", "must list software profile ids");
+            fp.profiles.push_back(id.get<std::string>());
+            if (!claimed.insert({fp.profiles.back(), fp.field}).second)
+                p.fail("profiles", "'" + fp.profiles.back() + "' already fits " + fp.field +
+                                       " in an earlier parameter");
+        }
+        if (fp.profiles.empty())
+            p.fail("profiles", "names no profile");
+        fp.name = p.text("name", fp.field + " of " + fp.profiles.front(), 200);
+        fp.min = p.number("min", 0, 1e6);
+        fp.max = p.number("max", fp.min, 1e6);
+        fp.prior = p.number("prior", fp.min, fp.max);
+        p.text("why", "", 4096);
+        p.finish();
+        spec.parameters.push_back(std::move(fp));
+    }
+    f.finish();
+    return spec;
+}
+
+FitSpec readFitSpec(const std::string& path) {
+    return parseFitSpec(readBoundedFile(path, kMaxSpecBytes, "a fit spec"), path);
+}
+
+FitProblem makeFitProblem(const std::vector<ValidationRow>& rows,
+                          const ValidationResolver& resolver) {
+    FitProblem problem;
+    problem.rows = rows;
+    problem.scenarios.reserve(rows.size());
+    for (const ValidationRow& row : rows) {
+        try {
+            problem.scenarios.push_back(scenarioForRow(row, resolver));
+        } catch (const InputError& e) {
+            throw InputError("row " + row.id + ": " + e.what());
+        }
+        problem.baseline.emplace(row.software, problem.scenarios.back().software);
+    }
+    return problem;
+}
+
+std::map<std::string, SoftwareProfile>
+applyFit(const FitSpec& spec, const std::vector<double>& values,
+         const std::map<std::string, SoftwareProfile>& base) {
+    std::map<std::string, SoftwareProfile> out = base;
+    for (std::size_t i = 0; i < spec.parameters.size() && i < values.size(); ++i)
+        for (const std::string& id : spec.parameters[i].profiles) {
+            auto it = out.find(id);
+            if (it != out.end())
+                setFitParameterField(it->second, spec.parameters[i].field, values[i]);
+        }
+    return out;
+}
+
+std::vector<double> predictRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
+                                const std::map<std::string, SoftwareProfile>& profiles) {
+    std::vector<double> predicted(rows.size(), 0.0);
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const std::size_t i = rows[k];
+        Scenario s = problem.scenarios[i];
+        s.software = profiles.at(problem.rows[i].software);
+        predicted[k] =
+            metricValue(predict(s, PredictDetail::Totals), problem.rows[i].metric);
+    }
+    return predicted;
+}
+
+FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
+                   const std::vector<double>& predicted, double group_limit_percent) {
+    FitScore score;
+    if (rows.empty())
+        return score;
+    std::map<std::string, std::pair<double, int>> groups;
+    double total = 0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        const ValidationRow& row = problem.rows[rows[k]];
+        const double ape = std::abs(predicted[k] - row.measured) / row.measured * 100.0;
+        total += ape;
+        auto& g = groups[groupKey(row)];
+        g.first += ape;
+        ++g.second;
+    }
+    score.mape = total / static_cast<double>(rows.size());
+    for (const auto& [key, g] : groups)
+        score.worst_group = std::max(score.worst_group, g.first / g.second);
+    score.objective = score.mape + std::max(0.0, score.worst_group - group_limit_percent);
+    return score;
+}
+
+FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
+                        const std::vector<std::size_t>& train,
+                        const std::function<void(const FitResult&)>& progress) {
+    FitResult result;
+    for (const FitParameter& p : spec.parameters)
+        result.values.push_back(p.prior);
+    // A parameter is free only when a training row runs on one of its profiles.
+    std::set<std::string> trained;
+    for (std::size_t i : train)
+        trained.insert(problem.rows[i].software);
+    std::vector<std::size_t> free;
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+        for (const std::string& id : spec.parameters[i].profiles)
+            if (trained.count(id)) {
+                free.push_back(i);
+                break;
+            }
+    auto evaluate = [&](const std::vector<double>& values) {
+        ++result.evaluations;
+        const auto profiles = applyFit(spec, values, problem.baseline);
+        return scoreRows(problem, train, predictRows(problem, train, profiles),
+                         spec.group_limit_percent);
+    };
+    result.score = evaluate(result.values);
+    for (double step = kFirstStep; step >= kLastStep; step /= 2) {
+        bool improved = true;
+        for (int round = 0; improved && round < kMaxRoundsPerStep; ++round) {
+            improved = false;
+            for (std::size_t i : free) {
+                const FitParameter& p = spec.parameters[i];
+                for (double factor : {1 + step, 1 / (1 + step)}) {
+                    const double old = result.values[i];
+                    // A parameter at zero moves by its step in absolute terms.
+                    double next = old > 0 ? old * factor : (factor > 1 ? step : 0.0);
+                    next = std::clamp(next, p.min, p.max);
+                    if (next == old)
+                        continue;
+                    result.values[i] = next;
+                    FitScore s;
+                    try {
+                        s = evaluate(result.values);
+                    } catch (const InputError&) {
+                        result.values[i] = old;
+                        continue;
+                    }
+                    if (s.objective < result.score.objective - 1e-9) {
+                        result.score = s;
+                        improved = true;
+                        if (progress)
+                            progress(result);
+                        break;
+                    }
+                    result.values[i] = old;
+                }
+            }
+        }
+    }
+    return result;
+}
+
+std::string foldKeyOf(const FitProblem& problem, std::size_t row, FoldKey key) {
+    switch (key) {
+    case FoldKey::Source:
+        return problem.rows[row].source;
+    case FoldKey::Gpu:
+        return problem.rows[row].gpu;
+    case FoldKey::Architecture:
+        return problem.scenarios[row].gpu.architecture;
+    }
+    return {};
+}
+
+std::vector<double> crossValidate(const FitSpec& spec, const FitProblem& problem, FoldKey key,
+                                  int jobs) {
+    std::vector<std::string> folds;
+    for (std::size_t i = 0; i < problem.rows.size(); ++i) {
+        const std::string k = foldKeyOf(problem, i, key);
+        if (std::find(folds.begin(), folds.end(), k) == folds.end())
+            folds.push_back(k);
+    }
+    std::vector<double> held_out(problem.rows.size(), 0.0);
+    std::atomic<std::size_t> next{0};
+    std::mutex error_mutex;
+    std::string error;
+    auto worker = [&] {
+        for (std::size_t f = next++; f < folds.size(); f = next++) {
+            try {
+                std::vector<std::size_t> train, test;
+                for (std::size_t i = 0; i < problem.rows.size(); ++i)
+                    (foldKeyOf(problem, i, key) == folds[f] ? test : train).push_back(i);
+                const FitResult fit = fitParameters(spec, problem, train);
+                const auto predicted =
+                    predictRows(problem, test, applyFit(spec, fit.values, problem.baseline));
+                for (std::size_t k = 0; k < test.size(); ++k)
+                    held_out[test[k]] = predicted[k];
+            } catch (const std::exception& e) {
+                std::lock_guard lock(error_mutex);
+                error = e.what();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int j = 1; j < std::max(jobs, 1); ++j)
+        threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads)
+        t.join();
+    if (!error.empty())
+        throw InputError(error);
+    return held_out;
+}
+
+} // namespace iterscope

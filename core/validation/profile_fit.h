@@ -1,0 +1,91 @@
+// Fitting the software profiles' few free parameters on published measurements as a whole,
+// and cross-validating that fit (docs/validation.md "How the fit is made"). One procedure,
+// rerunnable with iterscope-fit: a spec file names each fitted scalar, the profiles it
+// applies to, its documented prior and its bounds; the fit minimises the mean absolute
+// percentage error of every row plus the excess of the worst (source, gpu, sync) group over
+// a limit. The shipped model never reads measurements: fitted values are written into the
+// profiles' JSON files, where a reviewer sees them change.
+#pragma once
+
+#include "validation/validation.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace iterscope {
+
+// One fitted scalar: `field` of every profile in `profiles` takes its value.
+struct FitParameter {
+    std::string name;  // "cudnn8 tensor_core_efficiency"
+    std::string field; // a numeric SoftwareProfile field (fitParameterFields())
+    std::vector<std::string> profiles;
+    double prior = 0; // where every fit starts: a documented value, never a fitted one
+    double min = 0, max = 0;
+};
+
+struct FitSpec {
+    std::string file;                      // where it was read from
+    std::vector<std::string> measurements; // CSV paths, resolved against the spec's folder
+    double group_limit_percent = 15;
+    std::vector<FitParameter> parameters;
+};
+
+// Throws InputError naming the file and the field.
+FitSpec readFitSpec(const std::string& path);
+FitSpec parseFitSpec(const std::string& text, const std::string& file);
+
+// The SoftwareProfile fields a spec may fit, by their JSON names.
+const std::vector<std::string>& fitParameterFields();
+// Sets one of them; false for an unknown name.
+bool setFitParameterField(SoftwareProfile& profile, const std::string& field, double value);
+bool getFitParameterField(const SoftwareProfile& profile, const std::string& field, double& value);
+
+// Rows with their scenarios resolved once; only the software changes between evaluations.
+struct FitProblem {
+    std::vector<ValidationRow> rows;
+    std::vector<Scenario> scenarios;                  // parallel to rows
+    std::map<std::string, SoftwareProfile> baseline; // every software id the rows use
+};
+FitProblem makeFitProblem(const std::vector<ValidationRow>& rows,
+                          const ValidationResolver& resolver);
+
+struct FitScore {
+    double mape = 0, worst_group = 0, objective = 0;
+};
+
+// The profiles with `values` (one per spec parameter) applied to their baselines.
+std::map<std::string, SoftwareProfile> applyFit(const FitSpec& spec,
+                                                const std::vector<double>& values,
+                                                const std::map<std::string, SoftwareProfile>& base);
+
+// Predicted value of every row (indices into problem.rows) with the given profiles.
+std::vector<double> predictRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
+                                const std::map<std::string, SoftwareProfile>& profiles);
+
+FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
+                   const std::vector<double>& predicted, double group_limit_percent);
+
+struct FitResult {
+    std::vector<double> values; // one per spec parameter
+    FitScore score;
+    int evaluations = 0;
+};
+
+// Coordinate descent from the priors over multiplicative steps (20% halving to 0.5%),
+// within each parameter's bounds, on the rows `train`. A parameter whose profiles have no
+// row in `train` keeps its prior. `progress` (optional) hears every accepted step.
+FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
+                        const std::vector<std::size_t>& train,
+                        const std::function<void(const FitResult&)>& progress = {});
+
+// Leave-one-out cross-validation: for each distinct key (a source, a GPU, an architecture)
+// fit on the rows without it, predict its rows. Returns every row's held-out prediction
+// (parallel to problem.rows). `jobs` folds run at once.
+enum class FoldKey { Source, Gpu, Architecture };
+std::string foldKeyOf(const FitProblem& problem, std::size_t row, FoldKey key);
+std::vector<double> crossValidate(const FitSpec& spec, const FitProblem& problem, FoldKey key,
+                                  int jobs);
+
+} // namespace iterscope
