@@ -127,13 +127,19 @@ struct SoftwareProfile {
     bool winograd = false;          // Winograd for 3x3/5x5 stride-1 convolutions on FP32 lanes
     double winograd_speedup = 1.0;  // what 3x3 filters achieve with it
     double memory_efficiency = 0.8; // bandwidth-bound kernels, of the GPU's achievable DRAM rate
+    // Depthwise convolutions run on the FP32 lanes, whatever the precision, at this share of
+    // their peak (each output reads a k x k window of one channel: little reuse).
+    double depthwise_efficiency = 0.3;
 
     // Layout and fusion.
-    // Tensor-core runs keep activations channels-last (NHWC); with NCHW, cuDNN transposes
-    // every convolution's input and output to NHWC and back.
-    bool nhwc_tensor_cores = true;
-    bool fused_bn_activation = false; // BN + ReLU in one kernel (cuDNN NHWC batch norm)
-    bool fused_bn_add_activation = false; // also the residual addition before the ReLU
+    // Activations channels-last (NHWC) in AMP and in TF32 runs (FP32 runs are NCHW). With
+    // NCHW, cuDNN transposes every tensor-core convolution's operands to NHWC and back.
+    bool nhwc_amp = true;
+    bool nhwc_tf32 = false;
+    // cuDNN's fused batch-norm kernels (NHWC only): BN + ReLU, and BN + residual addition +
+    // ReLU.
+    bool fused_bn_activation = false;
+    bool fused_bn_add_activation = false;
     // A compiler (XLA) fuses chains of element-wise ops: the normalization, activation and
     // residual addition after a batch norm's statistics cost one pass.
     bool elementwise_fusion = false;
@@ -154,6 +160,9 @@ struct SoftwareProfile {
     double memcpy_efficiency = 0.8;        // achieved fraction of links in device copies
     bool overlap_communication = true;
     int gradient_bytes_amp = 2; // bytes of a gradient element exchanged under amp
+    // Run-to-run spread (coefficient of variation) of one GPU's iteration time: a
+    // synchronous step waits for the slowest of N GPUs.
+    double sync_jitter = 0;
     std::string default_sync = "allreduce-nccl";
 
     // Memory.

@@ -64,7 +64,9 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
     s.winograd = f.boolean("winograd", false);
     s.winograd_speedup = f.number("winograd_speedup", 1, 10, 1);
     s.memory_efficiency = f.number("memory_efficiency", 0.01, 1);
-    s.nhwc_tensor_cores = f.boolean("nhwc_tensor_cores", true);
+    s.depthwise_efficiency = f.number("depthwise_efficiency", 0.01, 1, 0.3);
+    s.nhwc_amp = f.boolean("nhwc_amp", true);
+    s.nhwc_tf32 = f.boolean("nhwc_tf32", false);
     s.fused_bn_activation = f.boolean("fused_bn_activation", false);
     s.fused_bn_add_activation = f.boolean("fused_bn_add_activation", false);
     s.elementwise_fusion = f.boolean("elementwise_fusion", false);
@@ -80,6 +82,7 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
     s.network_efficiency = f.number("network_efficiency", 0.01, 1);
     s.memcpy_efficiency = f.number("memcpy_efficiency", 0.01, 1);
     s.overlap_communication = f.boolean("overlap_communication", true);
+    s.sync_jitter = f.number("sync_jitter", 0, 1, 0);
     s.gradient_bytes_amp = f.integer("gradient_bytes_amp", 2, 4, 4);
     if (s.gradient_bytes_amp == 3)
         f.fail("gradient_bytes_amp", "must be 2 (FP16) or 4 (FP32)");

@@ -152,21 +152,21 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
     // forward pass is that direction's data gradient, and the reverse.
     auto srcToDst = [&](double flops) {
         if (depthwise)
-            return roofline(vectorMs(flops, r) / r.conv_efficiency,
+            return roofline(flops / r.depthwise_flop_per_ms,
                             memoryMs(act_bytes + weight_read, r));
         return gemmKernel(flops, {b * dst_spatial, cout_g, cin_g * taps, groups}, r.conv_efficiency,
                           speedup, act_bytes + weight_read, r);
     };
     auto dstToSrc = [&](double flops) {
         if (depthwise)
-            return roofline(vectorMs(flops, r) / r.conv_efficiency,
+            return roofline(flops / r.depthwise_flop_per_ms,
                             memoryMs(act_bytes + weight_read, r));
         return gemmKernel(flops, {b * src_spatial, cin_g, cout_g * taps, groups}, r.conv_efficiency,
                           speedup, act_bytes + weight_read, r);
     };
     auto weightGrad = [&](double flops) {
         if (depthwise)
-            return roofline(vectorMs(flops, r) / r.conv_efficiency,
+            return roofline(flops / r.depthwise_flop_per_ms,
                             memoryMs(act_bytes + weight_grad, r));
         return gemmKernel(flops, {cout_g, cin_g * taps, b * dst_spatial, groups}, r.conv_efficiency,
                           speedup, act_bytes + weight_grad, r);
@@ -230,10 +230,13 @@ struct Traffic {
     double fwd_in = 1, fwd_out = 1, bwd_in = 1, bwd_out = 1;
 };
 
-Traffic trafficOf(const Layer& layer) {
+Traffic trafficOf(const Layer& layer, const ComputeRates& r) {
     switch (layer.kind) {
     case LayerKind::BatchNorm:
-        return {2, 1, 3, 2};
+        // NHWC: cuDNN's persistent batch norm (CUDNN_BATCHNORM_SPATIAL_PERSISTENT) keeps
+        // its slice on chip between the statistics and the normalization, and likewise
+        // backward, so each tensor is read once.
+        return r.nhwc ? Traffic{1, 1, 2, 1} : Traffic{2, 1, 3, 2};
     case LayerKind::Scale:
     case LayerKind::Activation:
     case LayerKind::Softmax:
@@ -245,6 +248,13 @@ Traffic trafficOf(const Layer& layer) {
         return {1, 2, 3, 2};
     case LayerKind::Dropout: // the mask is written forward and read backward
         return {2, 1, 2, 1};
+    case LayerKind::Eltwise:
+        // A product's backward multiplies the output gradient by each input (and reduces
+        // over the broadcast axes of a scale): every input and the gradient read, every
+        // input gradient written.
+        if (layer.eltwise.kind == EltwiseKind::Mul || layer.eltwise.kind == EltwiseKind::Div)
+            return {1, 1, 2, 2};
+        return {1, 1, 1, 1};
     default: // concat, pad, transpose, element-wise: read the inputs, write the output
         return {1, 1, 1, 1};
     }
@@ -255,7 +265,7 @@ LayerPasses streamingLayer(const Layer& layer, const LayerCost& cost, int64_t ba
     const double b = static_cast<double>(batch);
     const double e_in = b * static_cast<double>(cost.input_elems);
     const double e_out = b * static_cast<double>(cost.output_elems);
-    const Traffic t = trafficOf(layer);
+    const Traffic t = trafficOf(layer, r);
     LayerPasses out;
     out.forward = pass({streaming(b * static_cast<double>(cost.fwd_flops),
                                   t.fwd_in * e_in + t.fwd_out * e_out +
@@ -326,6 +336,7 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
         gemm = gpu.fp16_tflops; // P100: paired FP16 on the FP32 lanes
     }
     r.vector_flop_per_ms = fp32 * kFlopPerMsPerTflops;
+    r.depthwise_flop_per_ms = fp32 * sw.depthwise_efficiency * kFlopPerMsPerTflops;
     r.gemm_flop_per_ms = gemm * kFlopPerMsPerTflops;
     r.tensor_cores = tensor;
     r.conv_efficiency = tensor ? tensor_eff : sw.conv_efficiency;
@@ -350,22 +361,29 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     r.tile_m = std::max(sw.gemm_tile_m, 1);
     r.tile_n = std::max(sw.gemm_tile_n, 1);
     r.transposes = tensor && !nhwc;
+    r.nhwc = nhwc;
     return r;
 }
 
 std::vector<LayerFusion> planFusions(const Network& net, const NetworkAnalysis& analysis,
-                                     const SoftwareProfile& sw) {
+                                     const SoftwareProfile& sw, bool nhwc) {
     const std::size_t n = net.layers.size();
     std::vector<LayerFusion> plan(n);
-    const bool bn_act = sw.fused_bn_activation || sw.fused_bn_add_activation ||
-                        sw.elementwise_fusion;
-    const bool bn_add_act = sw.fused_bn_add_activation || sw.elementwise_fusion;
-    if (!bn_act)
-        return plan;
+    // cuDNN's fused batch-norm kernels exist for NHWC only; a compiler fuses in any layout.
+    const bool cudnn_bn_act = nhwc && (sw.fused_bn_activation || sw.fused_bn_add_activation);
+    const bool cudnn_bn_add_act = nhwc && sw.fused_bn_add_activation;
+    const bool bn_act = cudnn_bn_act || sw.elementwise_fusion;
+    const bool bn_add_act = cudnn_bn_add_act || sw.elementwise_fusion;
     std::vector<int> consumers(n, 0);
     for (const Layer& layer : net.layers)
         for (std::size_t in : layer.inputs)
             ++consumers[in];
+    if (!sw.elementwise_fusion)
+        for (std::size_t i = 0; i < n; ++i)
+            if (consumers[i] > 1 && analysis.layers[i].needs_data_grad)
+                // Each further gradient is added to the sum: two reads and a write.
+                plan[i].gradient_sum_elems =
+                    3.0 * (consumers[i] - 1) * static_cast<double>(analysis.layers[i].output_elems);
     auto isBn = [&](std::size_t i) {
         return net.layers[i].kind == LayerKind::BatchNorm && consumers[i] == 1 &&
                !plan[i].absorbed;
@@ -374,7 +392,7 @@ std::vector<LayerFusion> planFusions(const Network& net, const NetworkAnalysis& 
         return l.kind == LayerKind::Activation && l.activation.kind == ActivationKind::ReLU &&
                l.inputs.size() == 1;
     };
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; bn_act && i < n; ++i) {
         const Layer& layer = net.layers[i];
         if (!isRelu(layer))
             continue;
@@ -453,8 +471,28 @@ double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double ba
     return base * padding * reuse * waves;
 }
 
+namespace {
+LayerPasses kernelPasses(const Layer& layer, const LayerCost& cost, const Dims& input,
+                         int64_t batch, const ComputeRates& r, const LayerFusion& fusion);
+} // namespace
+
 LayerPasses layerPasses(const Layer& layer, const LayerCost& cost, const Dims& input, int64_t batch,
                         const ComputeRates& r, const LayerFusion& fusion) {
+    LayerPasses out = kernelPasses(layer, cost, input, batch, r, fusion);
+    if (fusion.gradient_sum_elems > 0 && cost.needs_data_grad) {
+        const KernelTime sum =
+            streaming(0, static_cast<double>(batch) * fusion.gradient_sum_elems, r);
+        out.backward.ms += sum.ms + r.kernel_gap_ms;
+        if (out.backward.bound == Bound::Overhead && sum.ms > r.host_overhead_ms)
+            out.backward.bound = sum.bound;
+    }
+    return out;
+}
+
+namespace {
+
+LayerPasses kernelPasses(const Layer& layer, const LayerCost& cost, const Dims& input,
+                         int64_t batch, const ComputeRates& r, const LayerFusion& fusion) {
     switch (layer.kind) {
     case LayerKind::Input:
     case LayerKind::Flatten:
@@ -472,5 +510,7 @@ LayerPasses layerPasses(const Layer& layer, const LayerCost& cost, const Dims& i
         return streamingLayer(layer, cost, batch, r, fusion);
     }
 }
+
+} // namespace
 
 } // namespace iterscope

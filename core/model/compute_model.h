@@ -18,6 +18,7 @@ namespace iterscope {
 // Everything the per-layer formulas need, resolved once per scenario. Rates are per ms.
 struct ComputeRates {
     double vector_flop_per_ms = 0; // FP32 lanes (or FP16 lanes under amp without tensor cores)
+    double depthwise_flop_per_ms = 0; // what depthwise convolutions reach on the FP32 lanes
     double gemm_flop_per_ms = 0;   // peak for conv/fc at the precision
     bool tensor_cores = false;     // conv/fc run on tensor cores
     double conv_efficiency = 0;
@@ -35,6 +36,7 @@ struct ComputeRates {
     // Tensor-core convolutions on NCHW activations: cuDNN transposes what each kernel
     // reads and writes to NHWC and back.
     bool transposes = false;
+    bool nhwc = false; // channels-last activations (persistent batch norm)
 
     bool operator==(const ComputeRates&) const = default;
 };
@@ -57,12 +59,17 @@ struct LayerFusion {
     // (a residual read forward, its gradient written backward, an activation mask).
     double extra_fwd_elems = 0;
     double extra_bwd_elems = 0;
+    // Backward, the gradients of an output that feeds several layers arrive separately and
+    // are summed: elements per sample moved by those additions (reads and writes).
+    double gradient_sum_elems = 0;
 };
 
 // One entry per layer: batch norm + ReLU (fused_bn_activation), batch norm + addition +
-// ReLU (fused_bn_add_activation), and both under a compiler's element-wise fusion.
+// ReLU (fused_bn_add_activation), both for NHWC activations (`nhwc`) only, and both in any
+// layout under a compiler's element-wise fusion; and the gradient sums of outputs with
+// several consumers (a kernel each in eager frameworks, fused by a compiler).
 std::vector<LayerFusion> planFusions(const Network& network, const NetworkAnalysis& analysis,
-                                     const SoftwareProfile& software);
+                                     const SoftwareProfile& software, bool nhwc);
 
 struct PassTime {
     double ms = 0;

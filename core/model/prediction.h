@@ -60,7 +60,10 @@ struct Prediction {
     // Runs on real data: the time the node's CPU cores need to decode and augment one
     // minibatch per GPU, and whether that, not the GPU, sets the iteration time.
     double host_input_ms = 0;
-    bool input_bound = false;
+    double input_wait_ms = 0; // how much longer the iteration is for waiting on it
+    bool input_bound = false; // the wait is more than 2% of the iteration
+    // Synchronous steps on several GPUs wait for the slowest: the time that costs.
+    double straggler_ms = 0;
     double communication_ms = 0;         // total time of the gradient exchange
     double exposed_communication_ms = 0; // part not hidden behind backward
     std::string allreduce_algorithm;     // the one chosen ("ring", "tree", ...), "" if none

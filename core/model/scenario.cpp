@@ -116,7 +116,17 @@ std::optional<DataSource> parseDataSource(std::string_view s) {
 }
 
 bool Scenario::nhwc() const {
-    return layout == Layout::Auto ? software.nhwc_tensor_cores : layout == Layout::NHWC;
+    if (layout != Layout::Auto)
+        return layout == Layout::NHWC;
+    switch (precision) {
+    case Precision::AMP:
+        return software.nhwc_amp;
+    case Precision::TF32:
+        return software.nhwc_tf32;
+    case Precision::FP32:
+        return false;
+    }
+    return false;
 }
 
 bool Scenario::realData() const {
