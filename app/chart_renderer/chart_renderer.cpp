@@ -6,7 +6,7 @@
 #include "exporters.h"
 #include "main_window.h"
 #include "predictor.h"
-#include "settings_from_flags.h"
+#include "settings_from_choices.h"
 #include "timeline_view.h"
 #include "util/error.h"
 
@@ -25,7 +25,7 @@ void render(const ChartRenderRequest& request) {
     if (ui::imageFormatFor(out).isEmpty())
         throw InputError(std::string(request.out) +
                          ": unknown image type (use .png, .svg or .pdf)");
-    const auto settings = ui::settingsFromFlags(*request.flags);
+    const auto settings = ui::settingsFromChoices(*request.flags);
     ui::ComputeCache cache;
     const auto result = ui::computeResult(settings, cache);
 

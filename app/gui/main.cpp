@@ -1,7 +1,7 @@
 // iterscope: the desktop what-if analyzer (DESIGN.md "Interfaces"):
 //   iterscope [--network NETWORK] [scenario flags] [--screenshot FILE.png]
 #include "main_window.h"
-#include "settings_from_flags.h"
+#include "settings_from_choices.h"
 
 #include "exporters.h"
 #include "options/scenario_options.h"
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     QString error_text;
     iterscope::ui::ScenarioSettings settings;
     try {
-        settings = iterscope::ui::settingsFromFlags(flags);
+        settings = iterscope::ui::settingsFromChoices(flags);
     } catch (const iterscope::InputError& e) {
         std::cerr << "iterscope: " << e.what() << "\n";
         return 1;
