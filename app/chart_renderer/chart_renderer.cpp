@@ -4,6 +4,7 @@
 
 #include "charts.h"
 #include "exporters.h"
+#include "layer_chart.h"
 #include "main_window.h"
 #include "predictor.h"
 #include "settings_from_choices.h"
@@ -64,7 +65,9 @@ void render(const ChartRenderRequest& request) {
     widget->show();
     QCoreApplication::processEvents();
     QString error;
-    if (!ui::exportWidget(widget.get(), out, &error, request.scale, settings.label()))
+    // The scenario as caption under the chart, as File › Export writes it.
+    if (!ui::exportWidget(widget.get(), out, &error, request.scale, settings.label(),
+                          settings.label()))
         throw InputError(error.toStdString());
 }
 
