@@ -96,6 +96,7 @@ const ScenarioSettings* ScenarioHistory::latestAfter() const {
 void ScenarioHistory::dropLatest() {
     if (m_stack->index() == 0)
         return;
+    // QUndoStack hands out its commands as const; they are ours, made in record().
     auto* latest = static_cast<const ChangeScenario*>(m_stack->command(m_stack->index() - 1));
     const_cast<ChangeScenario*>(latest)->markDropped();
     m_stack->undo();

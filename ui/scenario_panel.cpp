@@ -42,6 +42,8 @@ QString gpuCountText(int nodes, int per_node) {
         total == 1 ? ScenarioPanel::tr("1 GPU") : ScenarioPanel::tr("%1 GPUs").arg(total);
     if (nodes == 1)
         return ScenarioPanel::tr("%1 in one node").arg(gpus);
+    if (per_node == 1)
+        return ScenarioPanel::tr("%1 = %2 nodes × 1 GPU").arg(gpus).arg(nodes);
     return ScenarioPanel::tr("%1 = %2 nodes × %3 GPUs").arg(gpus).arg(nodes).arg(per_node);
 }
 

@@ -174,6 +174,12 @@ class TestReadability : public QObject {
         w.scenarioPanel()->gpuCountSlider()->setValue(0);
         QVERIFY(w.waitForResult());
         QCOMPARE(w.scenarioPanel()->gpuCountLabel(), QStringLiteral("1 GPU in one node"));
+        ScenarioSettings s;
+        s.system = QStringLiteral("cluster-10gbe");
+        s.nodes = 4;
+        s.gpus_per_node = 1;
+        w.setScenario(s);
+        QCOMPARE(w.scenarioPanel()->gpuCountLabel(), QStringLiteral("4 GPUs = 4 nodes × 1 GPU"));
     }
 
     void doubtfulChoicesAreSaidBesideTheAnswer() {
