@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Re-renders every screenshot in docs/screenshots/ with `iterscope --screenshot`, from a
-# release build (scripts/run.sh makes one). Run it after any change to what the GUI draws.
+# release build (scripts/run.sh makes one; ITERSCOPE_GUI=build/dev/app/iterscope uses the
+# dev build). Run it after any change to what the GUI draws, and look at every picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gui=${ITERSCOPE_GUI:-build/release/app/iterscope}
 out=docs/screenshots
-shot() { local file=$1; shift; QT_QPA_PLATFORM=offscreen "$gui" "$@" --screenshot "$out/$file"; }
+onnx=tests/data/onnx/mobilenet_v2.structure.onnx # PyTorch export: long module-path names
+shot() { local file=$1; shift; QT_QPA_PLATFORM=offscreen QT_FONT_DPI=96 "$gui" "$@" --screenshot "$out/$file"; }
 
 shot main-window.png
 shot loading.png --screenshot-state loading
 shot does-not-fit.png --network resnet152 --batch 128
 shot one-gpu.png --gpus-per-node 1
-shot 1024-gpus.png --system cluster-hdr-ib --nodes 128 --gpus-per-node 8
+shot 1024-gpus.png --system cluster-hdr-ib --gpu a100-pcie --nodes 128 --gpus-per-node 8
 shot compare.png --load-session "$out/compare.iterscope"
-shot dark.png --dark
+# The window at laptop and desktop sizes (issue 14): 1280×720 with an ONNX file's names,
+# 1920×1080, and the dark theme with pinned scenarios at 1366×768.
+shot laptop-1280x720.png --window-size 1280x720 --network "$onnx"
+shot desktop-1920x1080.png --window-size 1920x1080 --network resnet152
+shot dark.png --dark --window-size 1366x768 --load-session "$out/compare.iterscope"
+# A doubtful choice said beside the answer: TF32 on a V100, which has no TF32 cores.
+shot caveat.png --window-size 1280x720 --precision tf32
 echo "wrote $(ls "$out"/*.png | wc -l) screenshots to $out"

@@ -5,11 +5,10 @@
 
 #include <QBoxLayout>
 #include <QEvent>
+#include <QHelpEvent>
 #include <QLabel>
-#include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarSet>
+#include <QToolTip>
 #include <QtCharts/QChart>
-#include <QtCharts/QHorizontalStackedBarSeries>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
@@ -17,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace iterscope::ui {
 namespace {
@@ -26,6 +24,26 @@ const QColor kSlotColors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e)
                               QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
                               QColor(0x94, 0x67, 0xbd)};
 
+// The current scenario's blue is too dark to see on a dark chart; a lighter one there.
+QColor slotColor(std::size_t slot, bool dark) {
+    if (slot == 0 && dark)
+        return QColor(0x5a, 0xb0, 0xf0);
+    return kSlotColors[slot];
+}
+
+// Efficiency in whole tens of percent: 0-120 in steps of 20 covers all but superlinear
+// curves, which get a 1-2-5 range of their own.
+void setEfficiencyRange(QValueAxis* axis, double max_percent) {
+    if (max_percent <= 118) {
+        if (axis->tickCount() != 7)
+            axis->setTickCount(7);
+        if (axis->max() != 120 || axis->min() != 0)
+            axis->setRange(0, 120);
+        return;
+    }
+    setNiceRange(axis, max_percent * 1.05);
+}
+
 // replace() relayouts the series' item even when nothing changed, as for the empty pin
 // slots on every result.
 void replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
@@ -33,12 +51,12 @@ void replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
         series->replace(points);
 }
 
-QString legendHtml(const ResultPtr& current, const QList<PinnedCurves>& pins) {
+QString legendHtml(const ResultPtr& current, const QList<PinnedCurves>& pins, bool dark) {
     QString html;
     const auto entry = [&](int slot, const QString& title, const ScenarioSettings& s) {
-        html +=
-            QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;<b>%2</b> %3<br>")
-                .arg(kSlotColors[slot].name(), title.toHtmlEscaped(), s.label().toHtmlEscaped());
+        html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;<b>%2</b> %3<br>")
+                    .arg(slotColor(static_cast<std::size_t>(slot), dark).name(),
+                         title.toHtmlEscaped(), s.label().toHtmlEscaped());
     };
     if (current)
         entry(0, ScalingChartsView::tr("Current:"), current->settings);
@@ -63,13 +81,18 @@ ScalingChartsView::ScalingChartsView(QWidget* parent)
     m_batch_view = new QChartView(m_batch.chart, this);
     for (auto* view : {m_gpu_view, m_batch_view}) {
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(320, 220);
+        view->setMinimumSize(260, 150); // small enough for a 1280×720 window, stacked
     }
-    m_gpu_view->setToolTip(tr("Images per second over all GPUs, and scaling efficiency "
-                              "(images/s divided by GPU count × one GPU's images/s), at the "
-                              "current batch per GPU"));
-    m_batch_view->setToolTip(tr("Images per second and scaling efficiency against the batch "
-                                "per GPU, at the current GPU count"));
+    // Hovering a point shows its values; elsewhere the tooltip says what the chart shows.
+    m_gpu_view->setProperty("explanation",
+                            tr("Images per second over all GPUs, and scaling efficiency "
+                               "(images/s divided by GPU count × one GPU's images/s), at the "
+                               "current batch per GPU"));
+    m_batch_view->setProperty("explanation",
+                              tr("Images per second and scaling efficiency against the batch "
+                                 "per GPU, at the current GPU count"));
+    m_gpu_view->viewport()->installEventFilter(this);
+    m_batch_view->viewport()->installEventFilter(this);
     auto* legend = new QLabel(this);
     legend->setObjectName(QStringLiteral("chartLegend"));
     legend->setWordWrap(true);
@@ -104,13 +127,21 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
     c.throughput->setLabelFormat(QStringLiteral("%.0f"));
     c.efficiency = new QValueAxis;
     c.efficiency->setTitleText(tr("efficiency %"));
-    c.efficiency->setRange(0, 110);
     c.efficiency->setLabelFormat(QStringLiteral("%.0f"));
-    c.efficiency->setTickCount(6);
+    setEfficiencyRange(c.efficiency, 100);
+    // Numbers need no truncation, and Qt's truncation, once made at a transient small
+    // size (a legend growing by a pin), stayed: "..." for every efficiency label.
+    for (QAbstractAxis* axis :
+         {static_cast<QAbstractAxis*>(c.x), static_cast<QAbstractAxis*>(c.throughput),
+          static_cast<QAbstractAxis*>(c.efficiency)})
+        axis->setTruncateLabels(false);
     c.chart->addAxis(c.x, Qt::AlignBottom);
     c.chart->addAxis(c.throughput, Qt::AlignLeft);
     c.chart->addAxis(c.efficiency, Qt::AlignRight);
-    for (auto& slot : c.lines) {
+    // Series paint in the order they were added: the pins first, so the current scenario
+    // (slot 0) is drawn over them.
+    for (std::size_t i = 1; i <= c.lines.size(); ++i) {
+        auto& slot = c.lines[i % c.lines.size()];
         slot.throughput = new QLineSeries;
         slot.efficiency = new QLineSeries;
         for (auto* s : {slot.throughput, slot.efficiency}) {
@@ -163,9 +194,87 @@ void ScalingChartsView::showEvent(QShowEvent* event) {
 
 void ScalingChartsView::resizeEvent(QResizeEvent* event) {
     // Side by side when wide, stacked when narrow: a chart under ~450 px elides its labels.
+    const bool stacked = width() < 900;
     if (auto* charts = findChild<QBoxLayout*>(QStringLiteral("chartsLayout")))
-        charts->setDirection(width() < 900 ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+        charts->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    const auto* legend = findChild<QLabel*>(QStringLiteral("chartLegend"));
+    const int legend_height = legend ? legend->heightForWidth(width()) : 0;
+    const int chart_width = stacked ? width() : width() / 2;
+    const int chart_height = (height() - legend_height) / (stacked ? 2 : 1);
+    setCompact(chart_width < 440 || chart_height < 260, chart_width < 560);
     QWidget::resizeEvent(event);
+}
+
+void ScalingChartsView::setCompact(bool compact, bool sparse_x) {
+    // A small chart drops what the rest of the window already says: its title (the x axis
+    // names it), long axis titles, and every other GPU-count label (powers of 4, not 2).
+    if (compact == m_compact && sparse_x == m_sparse_x)
+        return;
+    m_compact = compact;
+    m_sparse_x = sparse_x;
+    const std::pair<Chart*, bool> charts[] = {{&m_gpu, true}, {&m_batch, false}};
+    for (auto [c, by_gpus] : charts) {
+        c->chart->setTitle(compact   ? QString()
+                           : by_gpus ? tr("Scaling with GPU count")
+                                     : tr("Scaling with batch per GPU"));
+        c->x->setTitleText(by_gpus ? (compact ? tr("GPUs") : tr("GPUs in total (log₂)"))
+                                   : (compact ? tr("batch per GPU") : tr("Batch per GPU (log₂)")));
+        c->x->setBase(sparse_x ? 4 : 2);
+        c->efficiency->setTitleText(compact ? tr("eff. %") : tr("efficiency %"));
+    }
+    refreshWhenVisible(); // the throughput title depends on it
+}
+
+bool ScalingChartsView::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::eventFilter(watched, event);
+    for (auto* view : {m_gpu_view, m_batch_view}) {
+        if (watched != view->viewport())
+            continue;
+        const QPoint pos = static_cast<QHelpEvent*>(event)->pos();
+        QString tip = pointTip(view == m_gpu_view, view->mapToScene(pos));
+        if (tip.isEmpty())
+            tip = view->property("explanation").toString();
+        QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), tip, view);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString ScalingChartsView::pointTip(bool by_gpus, const QPointF& scene_pos) const {
+    // The point nearest the pointer, over every curve shown, within a few pixels.
+    const Chart& c = by_gpus ? m_gpu : m_batch;
+    const double unit = m_units[by_gpus ? 0 : 1];
+    constexpr double kReachPx = 10;
+    double best = kReachPx * kReachPx;
+    QString tip;
+    const auto consider = [&](const QString& who, const ScalingCurves& curves) {
+        for (const auto& p : by_gpus ? curves.by_gpus : curves.by_batch) {
+            const QPointF at_throughput =
+                c.chart->mapToPosition({p.x, p.images_per_second / unit}, c.lines[0].throughput);
+            const QPointF at_efficiency =
+                c.chart->mapToPosition({p.x, p.efficiency * 100}, c.lines[0].efficiency);
+            for (const QPointF& at : {at_throughput, at_efficiency}) {
+                const QPointF d = c.chart->mapToScene(at) - scene_pos;
+                const double d2 = d.x() * d.x() + d.y() * d.y();
+                if (d2 >= best)
+                    continue;
+                best = d2;
+                const QString where = by_gpus ? (p.x == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(p.x))
+                                              : tr("batch %1").arg(p.x);
+                tip = tr("<b>%1</b>, %2:<br>%3 images/s<br>scaling efficiency %4%5")
+                          .arg(who.toHtmlEscaped(), where, formatRate(p.images_per_second),
+                               formatPercent(p.efficiency),
+                               p.fits_in_memory ? QString()
+                                                : tr("<br><b>does not fit in GPU memory</b>"));
+            }
+        }
+    };
+    if (m_result)
+        consider(tr("Current"), m_result->curves);
+    for (qsizetype i = 0; i < m_pins.size(); ++i)
+        consider(tr("Pin %1").arg(i + 1), m_pins[i].curves);
+    return tip;
 }
 
 void ScalingChartsView::setResult(ResultPtr result) {
@@ -208,7 +317,7 @@ void ScalingChartsView::refresh() {
     fill(m_gpu, true);
     fill(m_batch, false);
     if (auto* legend = findChild<QLabel*>(QStringLiteral("chartLegend")))
-        legend->setText(legendHtml(m_result, m_pins));
+        legend->setText(legendHtml(m_result, m_pins, isDarkPalette(palette())));
 }
 
 void ScalingChartsView::fill(Chart& c, bool by_gpus) {
@@ -223,8 +332,12 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
     for (const auto& pin : m_pins)
         scan(pin.curves);
     const double unit = max_all >= 20000 ? 1000 : 1;
-    c.throughput->setTitleText(unit > 1 ? tr("thousand images/s") : tr("images/s"));
-    double max_throughput = 0;
+    const QString title = unit > 1 ? (m_compact ? tr("k img/s") : tr("thousand images/s"))
+                                   : (m_compact ? tr("img/s") : tr("images/s"));
+    if (c.throughput->titleText() != title)
+        c.throughput->setTitleText(title);
+    const bool dark = isDarkPalette(palette());
+    double max_throughput = 0, max_efficiency = 0;
     for (std::size_t slot = 0; slot < c.lines.size(); ++slot) {
         const ScalingCurves* curves = nullptr;
         if (slot == 0 && m_result)
@@ -238,11 +351,12 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
                 throughput.append({p.x, p.images_per_second / unit});
                 efficiency.append({p.x, p.efficiency * 100});
                 max_throughput = std::max(max_throughput, p.images_per_second / unit);
+                max_efficiency = std::max(max_efficiency, p.efficiency * 100);
             }
         }
         replaceIfChanged(s.throughput, throughput);
         replaceIfChanged(s.efficiency, efficiency);
-        const QColor color = kSlotColors[slot];
+        const QColor color = slotColor(slot, dark);
         QPen solid(color, slot == 0 ? 3 : 2);
         QPen dashed(color, 1.5, Qt::DashLine);
         s.throughput->setPen(solid);
@@ -264,103 +378,15 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
         }
     }
     replaceIfChanged(c.marker, marker);
-    c.marker->setColor(kSlotColors[0].darker(130));
+    c.marker->setColor(dark ? slotColor(0, true) : kSlotColors[0].darker(130));
     c.marker->setBorderColor(palette().color(QPalette::Text));
     replaceIfChanged(c.overflow, overflow);
     c.overflow->setColor(QColor(0xd6, 0x27, 0x28));
     c.overflow->setMarkerShape(QScatterSeries::MarkerShapeStar);
     // Without data a round range keeps the empty axes readable while loading.
     setNiceRange(c.throughput, max_throughput > 0 ? max_throughput * 1.08 : 1000);
-}
-
-LayerChartView::LayerChartView(QWidget* parent)
-    : QChartView(parent) {
-    auto* chart = new QChart;
-    chart->setTitle(tr("Most expensive layers (forward + backward per iteration)"));
-    m_forward = new QBarSet(tr("Forward"));
-    m_backward = new QBarSet(tr("Backward"));
-    m_forward->setColor(QColor(0x4c, 0x8b, 0xf5));
-    m_backward->setColor(QColor(0xf0, 0x8c, 0x2e));
-    m_series = new QHorizontalStackedBarSeries;
-    m_series->append(m_forward);
-    m_series->append(m_backward);
-    chart->addSeries(m_series);
-    m_layers = new QBarCategoryAxis;
-    m_ms = new QValueAxis;
-    m_ms->setTitleText(tr("milliseconds"));
-    chart->addAxis(m_layers, Qt::AlignLeft);
-    chart->addAxis(m_ms, Qt::AlignBottom);
-    m_series->attachAxis(m_layers);
-    m_series->attachAxis(m_ms);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    setChart(chart);
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(320, 240);
-    changeEvent(nullptr);
-}
-
-void LayerChartView::changeEvent(QEvent* event) {
-    if (!event || event->type() == QEvent::PaletteChange) {
-        chart()->setTheme(isDarkPalette(palette()) ? QChart::ChartThemeDark
-                                                   : QChart::ChartThemeLight);
-        chart()->setBackgroundBrush(palette().color(QPalette::Base));
-        m_forward->setColor(QColor(0x4c, 0x8b, 0xf5));
-        m_backward->setColor(QColor(0xf0, 0x8c, 0x2e));
-    }
-    if (event)
-        QChartView::changeEvent(event);
-}
-
-void LayerChartView::setResult(ResultPtr result) {
-    m_result = std::move(result);
-    if (isVisible())
-        refresh();
-    else
-        m_stale = true;
-}
-
-void LayerChartView::showEvent(QShowEvent* event) {
-    QChartView::showEvent(event);
-    if (m_stale)
-        refresh();
-}
-
-void LayerChartView::refresh() {
-    m_stale = false;
-    const ResultPtr& result = m_result;
-    std::vector<std::size_t> order;
-    const auto& layers = result ? result->prediction.layers : std::vector<LayerTiming>{};
-    order.resize(layers.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    const auto cost = [&](std::size_t i) { return layers[i].forward_ms + layers[i].backward_ms; };
-    const std::size_t n = std::min<std::size_t>(kLayers, order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
-                      [&](std::size_t a, std::size_t b) { return cost(a) > cost(b); });
-    QStringList names;
-    QList<qreal> forward, backward;
-    double max_ms = 0;
-    // Horizontal bars run bottom-up; the most expensive layer goes on top.
-    for (std::size_t k = n; k-- > 0;) {
-        const auto& t = layers[order[k]];
-        const auto& net = result->network->network;
-        QString name = t.layer < net.layers.size()
-                           ? QString::fromStdString(net.layers[t.layer].name)
-                           : QString::number(t.layer);
-        // Category names must be unique or bars merge.
-        while (names.contains(name))
-            name += QLatin1Char(' ');
-        names.append(name);
-        forward.append(t.forward_ms);
-        backward.append(t.backward_ms);
-        max_ms = std::max(max_ms, t.forward_ms + t.backward_ms);
-    }
-    m_forward->remove(0, m_forward->count());
-    m_backward->remove(0, m_backward->count());
-    m_forward->append(forward);
-    m_backward->append(backward);
-    if (m_layers->categories() != names) // a slider move rarely changes which layers cost most
-        m_layers->setCategories(names);
-    setNiceRange(m_ms, max_ms > 0 ? max_ms * 1.05 : 1);
+    setEfficiencyRange(c.efficiency, max_efficiency);
+    m_units[by_gpus ? 0 : 1] = unit;
 }
 
 double setNiceRange(QValueAxis* axis, double max) {

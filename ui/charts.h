@@ -1,5 +1,5 @@
 // Qt Charts views: throughput and scaling efficiency against GPU count (log2) and batch,
-// with up to four pinned scenarios overlaid; and the most expensive layers as bars.
+// with up to four pinned scenarios overlaid (the costliest layers: layer_chart.h).
 // Series are created once and refilled with replace(), which keeps a slider drag cheap.
 #pragma once
 
@@ -16,9 +16,6 @@ class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
 class QLogValueAxis;
-class QBarSet;
-class QBarCategoryAxis;
-class QHorizontalStackedBarSeries;
 QT_END_NAMESPACE
 
 namespace iterscope::ui {
@@ -44,6 +41,11 @@ class ScalingChartsView : public QWidget {
 
     QChartView* gpuChart() const { return m_gpu_view; }
     QChartView* batchChart() const { return m_batch_view; }
+    // Small charts drop their titles and shorten axis titles (resizeEvent decides).
+    bool isCompact() const { return m_compact; }
+    // The values of the curve point nearest scene_pos (within a few pixels), as the
+    // tooltip shows them; empty when none is near.
+    QString pointTip(bool by_gpus, const QPointF& scene_pos) const;
 
   signals:
     void pinsChanged();
@@ -52,6 +54,7 @@ class ScalingChartsView : public QWidget {
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     struct Slot {
@@ -74,38 +77,18 @@ class ScalingChartsView : public QWidget {
     void refresh();
     void fill(Chart& chart, bool by_gpus);
     void applyTheme();
+    void setCompact(bool compact, bool sparse_x);
 
     ResultPtr m_result;
+    bool m_compact = false;
+    bool m_sparse_x = false;
+    std::array<double, 2> m_units{1, 1}; // throughput axis unit (1 or 1000), GPU and batch chart
     bool m_stale = false;
     QList<PinnedCurves> m_pins;
     Chart m_gpu;
     Chart m_batch;
     QChartView* m_gpu_view = nullptr;
     QChartView* m_batch_view = nullptr;
-};
-
-class LayerChartView : public QChartView {
-    Q_OBJECT
-  public:
-    static constexpr int kLayers = 15;
-    explicit LayerChartView(QWidget* parent = nullptr);
-    // Refreshes now if visible, else when next shown (as ScalingChartsView does).
-    void setResult(ResultPtr result);
-
-  protected:
-    void changeEvent(QEvent* event) override;
-    void showEvent(QShowEvent* event) override;
-
-  private:
-    void refresh();
-
-    ResultPtr m_result;
-    bool m_stale = false;
-    QHorizontalStackedBarSeries* m_series = nullptr;
-    QBarSet* m_forward = nullptr;
-    QBarSet* m_backward = nullptr;
-    QBarCategoryAxis* m_layers = nullptr;
-    QValueAxis* m_ms = nullptr;
 };
 
 // Dark chart theme under a dark palette, light otherwise.

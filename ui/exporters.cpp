@@ -35,12 +35,37 @@ QString csvField(QString text) {
     return text;
 }
 
+// The widget, then the caption band under it, at the painter's origin.
+void renderWithCaption(QPainter& painter, QWidget* widget, const QString& caption) {
+    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+    if (caption.isEmpty())
+        return;
+    const int band = captionHeight(widget, caption);
+    const QRect rect(0, widget->height(), widget->width(), band);
+    painter.save();
+    painter.fillRect(rect, widget->palette().color(QPalette::Window));
+    painter.setFont(widget->font());
+    painter.setPen(widget->palette().color(QPalette::WindowText));
+    painter.drawText(rect.adjusted(8, 0, -8, 0),
+                     Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap, caption);
+    painter.restore();
+}
+
 QString csvValue(const QVariant& v) {
     if (v.typeId() == QMetaType::Double)
         return QString::number(v.toDouble(), 'g', 10);
     return csvField(v.toString());
 }
 } // namespace
+
+int captionHeight(const QWidget* widget, const QString& caption) {
+    if (caption.isEmpty())
+        return 0;
+    // Wrapped, not elided: a narrow chart keeps its whole scenario.
+    const QRect text = widget->fontMetrics().boundingRect(
+        QRect(0, 0, std::max(40, widget->width() - 16), 10000), Qt::TextWordWrap, caption);
+    return text.height() + 12;
+}
 
 QString imageFormatFor(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -64,28 +89,50 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
 }
 
 bool exportWidget(QWidget* widget, const QString& path, QString* error, double scale,
-                  const QString& title) {
+                  const QString& title, const QString& caption) {
+    ExportOptions options;
+    options.scale = scale;
+    options.title = title;
+    options.caption = caption;
+    return exportWidget(widget, path, error, options);
+}
+
+bool exportWidget(QWidget* widget, const QString& path, QString* error,
+                  const ExportOptions& options) {
     const QString format = imageFormatFor(path);
     if (format.isEmpty()) {
         fail(error, path, QStringLiteral("unknown image type (use .png, .svg or .pdf)"));
         return false;
     }
-    const QSize size = widget->size().expandedTo(QSize(1, 1));
-    QByteArray bytes;
-    if (format == QLatin1String("png")) {
-        const double s = std::clamp(scale, 0.25, 8.0);
-        QImage image(QSize(int(std::lround(size.width() * s)), int(std::lround(size.height() * s))),
-                     QImage::Format_ARGB32_Premultiplied);
+    const QString& title = options.title;
+    const QString& caption = options.caption;
+    QSize size = widget->size().expandedTo(QSize(1, 1));
+    size.rheight() += captionHeight(widget, caption);
+    // Raster first: the PNG itself, or the picture a vector file holds in picture mode.
+    QImage image;
+    if (format == QLatin1String("png") || !options.vector) {
+        const double s = std::clamp(options.scale, 0.25, 8.0);
+        image =
+            QImage(QSize(int(std::lround(size.width() * s)), int(std::lround(size.height() * s))),
+                   QImage::Format_ARGB32_Premultiplied);
         if (image.isNull()) {
             fail(error, path, QStringLiteral("image too large"));
             return false;
         }
         image.setDevicePixelRatio(s);
         image.fill(widget->palette().color(QPalette::Window));
-        {
-            QPainter painter(&image);
-            widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
-        }
+        QPainter painter(&image);
+        renderWithCaption(painter, widget, caption);
+    }
+    // What goes on an SVG or PDF page, in widget pixels.
+    const auto paintPage = [&](QPainter& painter) {
+        if (image.isNull())
+            renderWithCaption(painter, widget, caption);
+        else
+            painter.drawImage(QRectF(QPointF(), QSizeF(size)), image);
+    };
+    QByteArray bytes;
+    if (format == QLatin1String("png")) {
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
         if (!image.save(&buffer, "PNG")) {
@@ -107,7 +154,7 @@ bool exportWidget(QWidget* widget, const QString& path, QString* error, double s
             return false;
         }
         painter.fillRect(QRect(QPoint(), size), widget->palette().color(QPalette::Window));
-        widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+        paintPage(painter);
         painter.end();
     } else {
         QBuffer buffer(&bytes);
@@ -125,7 +172,7 @@ bool exportWidget(QWidget* widget, const QString& path, QString* error, double s
             fail(error, path, QStringLiteral("cannot start the PDF writer"));
             return false;
         }
-        widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+        paintPage(painter);
         painter.end();
     }
     if (bytes.isEmpty()) {

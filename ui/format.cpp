@@ -1,6 +1,7 @@
 #include "format.h"
 
 #include <QLocale>
+#include <QStringList>
 
 #include <cmath>
 
@@ -28,6 +29,23 @@ QString formatMs(double ms) {
     if (a >= 1e-3)
         return threeDigits(ms * 1e3) + QStringLiteral(" µs");
     return threeDigits(ms * 1e6) + QStringLiteral(" ns");
+}
+
+QString formatMsGroup(std::initializer_list<double> ms) {
+    QStringList numbers, units;
+    for (double v : ms) {
+        const QString text = formatMs(v);
+        const auto space = text.lastIndexOf(QLatin1Char(' '));
+        numbers.append(space < 0 ? text : text.left(space));
+        units.append(space < 0 ? QString() : text.mid(space + 1));
+    }
+    units.removeDuplicates();
+    if (units.size() == 1 && !units.front().isEmpty())
+        return numbers.join(QStringLiteral(" / ")) + QLatin1Char(' ') + units.front();
+    QStringList whole;
+    for (double v : ms)
+        whole.append(formatMs(v));
+    return whole.join(QStringLiteral(" / "));
 }
 
 QString formatBytes(int64_t bytes) {

@@ -77,9 +77,9 @@ int LayerTableModel::columnCount(const QModelIndex& parent) const {
 QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
-    static const char* const titles[ColumnCount] = {
-        "Layer",    "Type",     "Output", "Params",   "MACs",          "Forward",
-        "Backward", "Gradient", "Bucket", "Bound by", "% of iteration"};
+    static const char* const titles[ColumnCount] = {"Layer",  "Type",     "Output",   "Params",
+                                                    "MACs",   "Forward",  "Backward", "Gradient",
+                                                    "Bucket", "Bound by", "Share"};
     static const char* const tips[ColumnCount] = {
         "Layer name as in the network file",
         "Layer kind",
@@ -93,7 +93,7 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         "Gradient bucket the layer's gradients are exchanged in",
         "What limits the layer's kernels, forward / backward: compute throughput, memory "
         "bandwidth or per-kernel overhead",
-        "Forward + backward time as a share of the whole iteration"};
+        "Forward + backward time as a share (%) of the whole iteration"};
     static const char* const keys[ColumnCount] = {"layer",
                                                   "type",
                                                   "output",
@@ -114,6 +114,10 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(Qt::Alignment(
             (isNumeric(section) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
+    // A first click on a number column shows the largest first: one looks for the
+    // costliest layers, not the cheapest.
+    if (role == Qt::InitialSortOrderRole)
+        return isNumeric(section) ? int(Qt::DescendingOrder) : int(Qt::AscendingOrder);
     return {};
 }
 
@@ -129,9 +133,20 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
         return QVariant::fromValue(Qt::Alignment(
             (isNumeric(index.column()) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
     if (role == ExportRole) {
-        const int as = index.column() == Output || index.column() == BoundBy ? int(Qt::DisplayRole)
-                                                                             : int(SortRole);
-        return totals ? totalsData(index.column(), as) : layerData(row, index.column(), as);
+        if (totals)
+            return totalsData(index.column(), SortRole);
+        const auto& t = m_result->prediction.layers[static_cast<std::size_t>(row)];
+        switch (index.column()) {
+        case Name:
+            return layerData(row, Name, FullNameRole);
+        case Output:
+        case BoundBy:
+            return layerData(row, index.column(), Qt::DisplayRole);
+        case Bucket: // blank, as the table shows it, for layers without gradients
+            return t.bucket >= 0 ? QVariant(t.bucket) : QVariant(QString());
+        default:
+            return layerData(row, index.column(), SortRole);
+        }
     }
     if (totals) {
         if (role == Qt::FontRole) {
@@ -157,10 +172,12 @@ QVariant LayerTableModel::layerData(int row, int column, int role) const {
     const double iteration = m_result->prediction.iteration_ms;
     const double share = iteration > 0 ? (t.forward_ms + t.backward_ms) / iteration : 0;
     const auto macs = cost.macs * m_result->settings.batch;
+    if (role == FullNameRole)
+        return QString::fromStdString(layer.name);
     if (role == Qt::DisplayRole) {
         switch (column) {
         case Name:
-            return QString::fromStdString(layer.name);
+            return m_result->layerName(t.layer);
         case Type:
             return QString::fromLatin1(layerKindName(layer.kind));
         case Output:
@@ -185,7 +202,7 @@ QVariant LayerTableModel::layerData(int row, int column, int role) const {
     } else if (role == SortRole) {
         switch (column) {
         case Name:
-            return QString::fromStdString(layer.name);
+            return m_result->layerName(t.layer);
         case Type:
             return QString::fromLatin1(layerKindName(layer.kind));
         case Output:
@@ -225,7 +242,7 @@ QVariant LayerTableModel::totalsData(int column, int role) const {
     if (role == Qt::DisplayRole) {
         switch (column) {
         case Name:
-            return tr("Total (%n layer(s))", nullptr, count);
+            return count == 1 ? tr("Total (1 layer)") : tr("Total (%1 layers)").arg(count);
         case Params:
             return formatCount(double(m_totals.params));
         case Macs:
@@ -287,7 +304,9 @@ bool LayerFilterModel::filterAcceptsRow(int source_row, const QModelIndex& sourc
         if (pattern.match(text).hasMatch())
             return true;
     }
-    return false;
+    // The full name too: a part the shortened name leaves out still finds the layer.
+    const auto full = index.data(LayerTableModel::FullNameRole).toString();
+    return pattern.match(full).hasMatch();
 }
 
 bool LayerFilterModel::lessThan(const QModelIndex& left, const QModelIndex& right) const {

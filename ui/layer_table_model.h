@@ -31,7 +31,8 @@ class LayerTableModel : public QAbstractTableModel {
         SortRole = Qt::UserRole + 1, // raw number (or text) to sort and export by
         LayerIndexRole,              // index into Network::layers, -1 for the totals row
         IsTotalsRole,
-        ExportRole, // CSV: raw numbers, shapes as text; header: a machine-readable key
+        ExportRole,   // CSV: raw numbers, shapes as text; header: a machine-readable key
+        FullNameRole, // the layer's name as in the file (the Name column shows it shortened)
     };
 
     explicit LayerTableModel(QObject* parent = nullptr);

@@ -1,6 +1,12 @@
 // The main window: wires the scenario panel to the predictor and the predictor's results
-// to the views; owns menus, shortcuts, files, sessions and exports. Views never talk to
-// the predictor; they get results through setResult().
+// to the views. Views never talk to the predictor; they get results through setResult().
+//
+// One class, one file per concern:
+//   main_window.cpp          construction, scenario changes (with undo) and results, theme
+//   main_window_layout.cpp   docks, splitters, the layer table and the view tabs
+//                            (addViewTab() is how a new view joins the window)
+//   main_window_actions.cpp  menus, shortcuts and the help viewer
+//   main_window_files.cpp    networks and sessions in and out, recent files, exports
 #pragma once
 
 #include "predictor.h"
@@ -11,6 +17,7 @@
 
 QT_BEGIN_NAMESPACE
 class QAction;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -25,7 +32,9 @@ namespace iterscope::ui {
 class LayerChartView;
 class LayerFilterModel;
 class LayerTableModel;
+class RecentFiles;
 class ScalingChartsView;
+class ScenarioHistory;
 class ScenarioPanel;
 class SummaryPanel;
 class TimelineView;
@@ -36,20 +45,17 @@ void quietQtMessages();
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
+    // The smallest size the window is laid out for: a 1280×720 laptop screen, less a
+    // title bar and a panel.
+    static constexpr QSize kSmallestScreen{1280, 720};
+
     // persistent: read and write QSettings (window state, recent files, last session).
     explicit MainWindow(bool persistent = true, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Shows the settings in the panel and computes them.
+    // --- Scenario and results (main_window.cpp)
+    // Shows the settings in the panel and computes them; one undo step.
     void setScenario(const ScenarioSettings& settings);
-    // The last session from QSettings, if any; false if there was none.
-    bool restoreLastSession();
-    void openNetwork(const QString& id_or_path);
-    bool openSession(const QString& path, QString* error);
-    bool saveSessionTo(const QString& path, QString* error);
-    Session session() const;
-    void applySession(const Session& session);
-
     // Spins the event loop until the newest request is answered or timeout_ms passes.
     bool waitForResult(int timeout_ms = 30000);
     const ResultPtr& currentResult() const { return m_result; }
@@ -59,6 +65,32 @@ class MainWindow : public QMainWindow {
     void setDarkTheme(bool dark);
     // Shows the progress indicator now if a request is running (normally after 0.5 s).
     void showBusyIndicator();
+    // Shows the window: maximized on a screen smaller than its default size, unless a
+    // size from the last run was restored.
+    void showForScreen();
+
+    // --- Files (main_window_files.cpp)
+    // The last session from QSettings, if any; false if there was none.
+    bool restoreLastSession();
+    void openNetwork(const QString& id_or_path);
+    // A network or a session, told apart by content, so a session saved without its
+    // suffix still opens. Failures go to the error banner (and lastError()).
+    void openFile(const QString& path);
+    bool openSession(const QString& path, QString* error);
+    bool saveSessionTo(const QString& path, QString* error);
+    Session session() const;
+    void applySession(const Session& session);
+    // What File › Export › <view> writes once a file is chosen: the view as it is on
+    // screen (brought up to date when on a hidden tab, without switching to it), with the
+    // scenario as caption for charts. False with a message naming the file on failure.
+    bool exportViewTo(QWidget* view, const QString& path, QString* error);
+
+    // --- Layout (main_window_layout.cpp)
+    // Adds a view as a tab beside the scaling curves and the costliest layers; returns its
+    // index. A view that shows results connects to resultShown() and reads currentResult().
+    int addViewTab(QWidget* view, const QString& title, const QString& tooltip = {});
+    QTabWidget* viewTabs() const { return m_view_tabs; }
+    QDockWidget* scenarioDock() const { return m_dock; }
 
     ScenarioPanel* scenarioPanel() const { return m_panel; }
     SummaryPanel* summaryPanel() const { return m_summary; }
@@ -69,7 +101,12 @@ class MainWindow : public QMainWindow {
     LayerFilterModel* layerProxy() const { return m_proxy; }
     QTreeView* layerView() const { return m_table; }
     QLineEdit* layerFilter() const { return m_filter; }
+    QLabel* layerCount() const { return m_layer_count; }
     Predictor* predictor() const { return m_predictor; }
+    ScenarioHistory* history() const { return m_history; }
+    RecentFiles* recentFiles() const { return m_recent; }
+    // The menu action with this object name ("actionSaveSessionAs", ...), for tests.
+    QAction* action(const QString& name) const;
 
     static QStringList networkFileSuffixes() { return {"onnx", "prototxt", "json"}; }
 
@@ -82,48 +119,72 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
-    void createViews();
-    void createActions();
+    // main_window.cpp
     void requestCurrent();
+    void onPanelChanged(const ScenarioSettings& settings);
+    void showSettings(const ScenarioSettings& settings); // undo/redo: no new step
     void onFinished(ResultPtr result);
     void onFailed(const ScenarioSettings& settings, const QString& error);
     void onBusyChanged(bool busy);
-    void openFile(const QString& path);
-    void addRecentFile(const QString& path);
-    void rebuildRecentMenu();
+    void showBanner(const QString& text, const QString& details = {});
+    void updateTitle();
+    void saveWindowState() const;
+    void restoreWindowState();
+    // main_window_layout.cpp
+    void createViews();
+    QWidget* createSidePanel();
+    QWidget* createLayerTable();
+    // all: every column to its contents (first result); else the name column only.
+    void sizeLayerColumns(bool all);
+    void updateLayerCount();
+    void syncTableSelection(long layer);
+    // main_window_actions.cpp
+    void createActions();
+    void showHelp(const QString& page);
+    void about();
+    // main_window_files.cpp
+    void askOpenFile();
+    void rememberDirectory(const QString& path); // where the next dialog starts
+    QString inLastDirectory(const QString& name) const;
+    void saveSession(bool ask);
+    void storeLastSession() const;
     void exportView(QWidget* view, const QString& what);
     void exportCsvFile();
     void exportTraceFile();
-    void showBanner(const QString& text);
-    void syncTableSelection(long layer);
-    void updateTitle();
-    void about();
 
     bool m_persistent = true;
     Predictor* m_predictor = nullptr;
+    ScenarioHistory* m_history = nullptr;
+    RecentFiles* m_recent = nullptr;
     ScenarioPanel* m_panel = nullptr;
     SummaryPanel* m_summary = nullptr;
+    QDockWidget* m_dock = nullptr;
     LayerTableModel* m_model = nullptr;
     LayerFilterModel* m_proxy = nullptr;
     QTreeView* m_table = nullptr;
     QLineEdit* m_filter = nullptr;
+    QLabel* m_layer_count = nullptr;
     TimelineView* m_timeline = nullptr;
     ScalingChartsView* m_charts = nullptr;
     LayerChartView* m_layer_chart = nullptr;
-    QTabWidget* m_chart_tabs = nullptr;
+    QTabWidget* m_view_tabs = nullptr;
     QSplitter* m_vertical = nullptr;
     QSplitter* m_horizontal = nullptr;
     QLabel* m_banner = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
-    QMenu* m_recent_menu = nullptr;
     QAction* m_dark_action = nullptr;
     QTimer m_busy_timer;
     ResultPtr m_result;
-    ScenarioSettings m_last_good;
+    ScenarioSettings m_current;   // what the panel shows and the newest request asked
+    bool m_has_current = false;   // false until the first scenario is set
+    ScenarioSettings m_last_good; // the newest settings that gave a result
     bool m_has_good = false;
     bool m_columns_sized = false;
+    bool m_geometry_restored = false;
+    QString m_opening; // a network file asked for, added to recent files once it opens
     QString m_session_path;
+    QString m_last_dir; // the folder of the last file opened or saved by dialog
     QString m_last_error;
     QPalette m_default_palette;
 };

@@ -1,5 +1,7 @@
 #include "predictor.h"
 
+#include "layer_names.h"
+
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/model.h"
@@ -83,6 +85,33 @@ bool ComputeCache::hasNetwork(const QString& id_or_path, int image) const {
     return m_networks.count(std::pair{toStd(id_or_path), image}) != 0;
 }
 
+std::shared_ptr<const QStringList>
+ComputeCache::layerNames(const std::shared_ptr<const AnalyzedNetwork>& net) {
+    if (!net)
+        return nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        if (auto it = m_layer_names.find(net.get()); it != m_layer_names.end())
+            return it->second;
+    }
+    std::vector<std::string> names;
+    names.reserve(net->network.layers.size());
+    for (const auto& layer : net->network.layers)
+        names.push_back(layer.name);
+    auto made = std::make_shared<const QStringList>(displayLayerNames(names));
+    // Cached networks live as long as the cache, so their addresses are stable keys.
+    std::lock_guard lock(m_mutex);
+    return m_layer_names.emplace(net.get(), std::move(made)).first->second;
+}
+
+QString PredictionResult::layerName(std::size_t layer) const {
+    if (layer_names && layer < static_cast<std::size_t>(layer_names->size()))
+        return layer_names->at(static_cast<qsizetype>(layer));
+    if (network && layer < network->network.layers.size())
+        return QString::fromStdString(network->network.layers[layer].name);
+    return QString::number(layer);
+}
+
 GpuProfile ComputeCache::gpu(const QString& id) {
     return cached(m_mutex, m_gpus, id, [](const std::string& k) { return loadGpuProfile(k); });
 }
@@ -128,6 +157,8 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
     result->scenario = buildScenario(settings, cache);
     const Scenario& scenario = result->scenario;
     result->network = scenario.network;
+    result->layer_names = cache.layerNames(scenario.network);
+    result->warnings = scenarioWarnings(scenario);
     result->gpu = scenario.gpu;
     result->system = scenario.system;
     result->passes = std::make_shared<const LayerPassTable>(layerPassTable(scenario));

@@ -10,8 +10,10 @@
 #include "model/model.h"
 #include "model/prediction.h"
 #include "model/scenario.h"
+#include "model/scenario_warnings.h"
 
 #include <QObject>
+#include <QStringList>
 #include <QThreadPool>
 
 #include <atomic>
@@ -52,7 +54,15 @@ struct PredictionResult {
     double single_gpu_images_per_second = 0; // same batch, one GPU
     double scaling_efficiency = 1;           // images/s over GPUs × single GPU's
     ScalingCurves curves;
+    // Layer names as the views show them (layer_names.h), parallel to network->network.layers;
+    // computed once per network. May be null (results made by hand in tests).
+    std::shared_ptr<const QStringList> layer_names;
+    // Choices worth a second look, for the summary (core/model/scenario_warnings.h).
+    std::vector<ScenarioWarning> warnings;
     double compute_ms = 0; // wall time of this computation, for the status bar
+
+    // The name the views show for a layer: its display name, else its full name.
+    QString layerName(std::size_t layer) const;
 };
 using ResultPtr = std::shared_ptr<const PredictionResult>;
 
@@ -61,6 +71,9 @@ class ComputeCache {
   public:
     std::shared_ptr<const AnalyzedNetwork> network(const QString& id_or_path, int image);
     bool hasNetwork(const QString& id_or_path, int image) const;
+    // Display names of a network this cache loaded (layer_names.h), made once.
+    std::shared_ptr<const QStringList>
+    layerNames(const std::shared_ptr<const AnalyzedNetwork>& net);
     GpuProfile gpu(const QString& id);
     SystemProfile system(const QString& id);
     SoftwareProfile software(const QString& id);
@@ -68,6 +81,7 @@ class ComputeCache {
   private:
     mutable std::mutex m_mutex;
     std::map<std::pair<std::string, int>, std::shared_ptr<const AnalyzedNetwork>> m_networks;
+    std::map<const AnalyzedNetwork*, std::shared_ptr<const QStringList>> m_layer_names;
     std::map<std::string, GpuProfile> m_gpus;
     std::map<std::string, SystemProfile> m_systems;
     std::map<std::string, SoftwareProfile> m_software;

@@ -1,5 +1,7 @@
 #include "scenario_panel.h"
 
+#include "choice_names.h"
+#include "elided_label.h"
 #include "predictor.h"
 
 #include "hardware/profile_loader.h"
@@ -17,6 +19,7 @@
 #include <QSlider>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <bit>
 #include <exception>
 
@@ -26,19 +29,34 @@ int floorLog2(int v) {
     return v <= 1 ? 0 : std::bit_width(static_cast<unsigned>(v)) - 1;
 }
 
-QLabel* noteLabel(QWidget* parent) {
-    auto* label = new QLabel(parent);
-    label->setWordWrap(true);
-    label->setEnabled(false); // the palette's muted text colour, on light and dark themes
+// Two lines whatever the text: a longer description must not push the sliders down.
+ElidedLabel* noteLabel(QWidget* parent) {
+    auto* label = new ElidedLabel(parent, 2);
+    label->setMuted(true);
     return label;
 }
 
 QString gpuCountText(int nodes, int per_node) {
     const int total = nodes * per_node;
-    return ScenarioPanel::tr("%1 GPU(s) = %2 node(s) × %3", nullptr, total)
-        .arg(total)
-        .arg(nodes)
-        .arg(per_node);
+    const QString gpus =
+        total == 1 ? ScenarioPanel::tr("1 GPU") : ScenarioPanel::tr("%1 GPUs").arg(total);
+    if (nodes == 1)
+        return ScenarioPanel::tr("%1 in one node").arg(gpus);
+    if (per_node == 1)
+        return ScenarioPanel::tr("%1 = %2 nodes × 1 GPU").arg(gpus).arg(nodes);
+    return ScenarioPanel::tr("%1 = %2 nodes × %3 GPUs").arg(gpus).arg(nodes).arg(per_node);
+}
+
+// Profiles listed by the name a person knows them by, not by file id.
+template <typename Load>
+std::vector<std::pair<QString, QString>> byName(const std::vector<std::string>& ids, Load load) {
+    std::vector<std::pair<QString, QString>> out; // (name, id)
+    for (const auto& id : ids)
+        out.emplace_back(load(id), QString::fromStdString(id));
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return QString::localeAwareCompare(a.first, b.first) < 0;
+    });
+    return out;
 }
 
 const SyncStrategy kStrategies[] = {SyncStrategy::AllreduceNccl, SyncStrategy::AllreduceCopy,
@@ -80,7 +98,7 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     m_gpu_slider->setTickPosition(QSlider::TicksBelow);
     m_gpu_slider->setToolTip(tr("GPUs in total, in powers of two from 1 to 1024; nodes fill "
                                 "up first"));
-    m_gpu_count = new QLabel(this);
+    m_gpu_count = new ElidedLabel(this);
     form->addRow(tr("GPUs in &total:"), m_gpu_slider);
     form->addRow(QString(), m_gpu_count);
 
@@ -137,18 +155,23 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
                           "parameter server on the CPU or sharded over the GPUs, or local "
                           "aggregation then parameter servers across nodes"));
     m_sync->addItem(tr("Platform default"), QString());
-    for (auto s : kStrategies)
-        m_sync->addItem(QString::fromLatin1(syncStrategyName(s)),
-                        QString::fromLatin1(syncStrategyName(s)));
+    for (auto strategy : kStrategies) {
+        const QString id = QString::fromLatin1(syncStrategyName(strategy));
+        m_sync->addItem(syncStrategyTitle(strategy), id);
+        m_sync->setItemData(m_sync->count() - 1, tr("--sync %1").arg(id), Qt::ToolTipRole);
+    }
     form->addRow(tr("S&trategy:"), m_sync);
 
     m_allreduce = new QComboBox(this);
     m_allreduce->setToolTip(tr("All-reduce algorithm: ring (bandwidth-optimal), tree "
                                "(latency-optimal), hierarchical (inside nodes first), or auto "
                                "to let the model choose the fastest"));
-    for (auto a : kAlgorithms)
-        m_allreduce->addItem(QString::fromLatin1(allreduceAlgorithmName(a)),
-                             QString::fromLatin1(allreduceAlgorithmName(a)));
+    for (auto algorithm : kAlgorithms) {
+        const QString id = QString::fromLatin1(allreduceAlgorithmName(algorithm));
+        m_allreduce->addItem(allreduceAlgorithmTitle(algorithm), id);
+        m_allreduce->setItemData(m_allreduce->count() - 1, tr("--allreduce %1").arg(id),
+                                 Qt::ToolTipRole);
+    }
     form->addRow(tr("&All-reduce:"), m_allreduce);
 
     m_overlap = new QCheckBox(tr("Overlap exchange with backward"), this);
@@ -186,7 +209,18 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     connect(m_batch, &QSpinBox::valueChanged, this, &ScenarioPanel::onBatchSpin);
     connect(m_image, &QSpinBox::valueChanged, this, changed);
     connect(m_precision, &QComboBox::currentIndexChanged, this, changed);
-    connect(m_software, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_software, &QComboBox::currentIndexChanged, this, [this] {
+        updateLabels();
+        emitChanged();
+    });
+    // A drag is one gesture: the undo history keeps it as one step (activeDrag()).
+    for (QSlider* slider : {m_gpu_slider, m_batch_slider}) {
+        connect(slider, &QSlider::sliderPressed, this, [this] {
+            ++m_drag_serial;
+            m_dragging = true;
+        });
+        connect(slider, &QSlider::sliderReleased, this, [this] { m_dragging = false; });
+    }
     connect(m_sync, &QComboBox::currentIndexChanged, this, changed);
     connect(m_allreduce, &QComboBox::currentIndexChanged, this, changed);
     connect(m_overlap, &QCheckBox::toggled, this, changed);
@@ -196,46 +230,46 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
 void ScenarioPanel::populate() {
     for (const auto& id : zooIds())
         m_network->addItem(QString::fromStdString(id), QString::fromStdString(id));
-    // A profile that fails to load is listed with its error rather than hidden, so a
+    // A profile that fails to load is listed (last) with its error rather than hidden, so a
     // broken file in profiles/ is visible.
-    for (const auto& id : gpuIds()) {
-        const auto qid = QString::fromStdString(id);
-        try {
-            const auto gpu = m_cache.gpu(qid);
-            m_gpu->addItem(QStringLiteral("%1").arg(QString::fromStdString(gpu.name)), qid);
-            m_gpu->setItemData(m_gpu->count() - 1, QString::fromStdString(gpuSummary(gpu)),
-                               Qt::ToolTipRole);
-        } catch (const std::exception& e) {
-            m_gpu->addItem(qid + tr(" (broken profile)"), qid);
-            m_gpu->setItemData(m_gpu->count() - 1, QString::fromStdString(e.what()),
-                               Qt::ToolTipRole);
+    const auto fill = [this](QComboBox* combo, const std::vector<std::string>& ids,
+                             const auto& load) {
+        std::vector<std::pair<QString, QString>> broken; // (id, error)
+        const auto named = byName(ids, [&](const std::string& id) -> QString {
+            try {
+                return load(QString::fromStdString(id)).first;
+            } catch (const std::exception& e) {
+                broken.emplace_back(QString::fromStdString(id), QString::fromStdString(e.what()));
+                return {};
+            }
+        });
+        for (const auto& [name, id] : named) {
+            if (std::any_of(broken.begin(), broken.end(),
+                            [&id = id](const auto& b) { return b.first == id; }))
+                continue;
+            combo->addItem(name, id);
+            combo->setItemData(combo->count() - 1, load(id).second, Qt::ToolTipRole);
         }
-    }
-    for (const auto& id : systemIds()) {
-        const auto qid = QString::fromStdString(id);
-        try {
-            const auto system = m_cache.system(qid);
-            m_system->addItem(QString::fromStdString(system.name), qid);
-            m_system->setItemData(m_system->count() - 1,
-                                  QString::fromStdString(systemSummary(system)), Qt::ToolTipRole);
-        } catch (const std::exception& e) {
-            m_system->addItem(qid + tr(" (broken profile)"), qid);
-            m_system->setItemData(m_system->count() - 1, QString::fromStdString(e.what()),
-                                  Qt::ToolTipRole);
+        for (const auto& [id, error] : broken) {
+            combo->addItem(id + tr(" (broken profile)"), id);
+            combo->setItemData(combo->count() - 1, error, Qt::ToolTipRole);
         }
-    }
-    for (const auto& id : softwareIds()) {
-        const auto qid = QString::fromStdString(id);
-        try {
-            const auto software = m_cache.software(qid);
-            m_software->addItem(QString::fromStdString(software.name.empty() ? id : software.name),
-                                qid);
-            m_software->setItemData(m_software->count() - 1,
-                                    QString::fromStdString(software.description), Qt::ToolTipRole);
-        } catch (const std::exception& e) {
-            m_software->addItem(qid + tr(" (broken profile)"), qid);
-        }
-    }
+    };
+    fill(m_gpu, gpuIds(), [this](const QString& id) {
+        const auto gpu = m_cache.gpu(id);
+        return std::pair{QString::fromStdString(gpu.name), QString::fromStdString(gpuSummary(gpu))};
+    });
+    fill(m_system, systemIds(), [this](const QString& id) {
+        const auto system = m_cache.system(id);
+        return std::pair{QString::fromStdString(system.name),
+                         QString::fromStdString(systemSummary(system))};
+    });
+    fill(m_software, softwareIds(), [this](const QString& id) {
+        const auto software = m_cache.software(id);
+        return std::pair{
+            QString::fromStdString(software.name.empty() ? software.id : software.name),
+            QString::fromStdString(software.description)};
+    });
 }
 
 void ScenarioPanel::selectData(QComboBox* combo, const QString& value, const QString& label) {
@@ -313,8 +347,25 @@ void ScenarioPanel::updateLimits() {
 
 void ScenarioPanel::updateLabels() {
     m_gpu_count->setText(gpuCountText(m_nodes->value(), m_gpus_per_node->value()));
-    m_gpu_summary->setText(m_gpu->currentData(Qt::ToolTipRole).toString());
-    m_system_summary->setText(m_system->currentData(Qt::ToolTipRole).toString());
+    const QString gpu_text = m_gpu->currentData(Qt::ToolTipRole).toString();
+    m_gpu_summary->setText(gpu_text);
+    m_gpu_summary->setExplanation(gpu_text);
+    const QString system_text = m_system->currentData(Qt::ToolTipRole).toString();
+    m_system_summary->setText(system_text);
+    m_system_summary->setExplanation(system_text);
+    // "Platform default" says which strategy that is for the chosen software.
+    QString default_sync;
+    try {
+        default_sync = syncStrategyTitle(QString::fromStdString(
+            m_cache.software(m_software->currentData().toString()).default_sync));
+    } catch (const std::exception&) {
+    }
+    m_sync->setItemText(0, default_sync.isEmpty() ? tr("Platform default")
+                                                  : tr("Platform default (%1)").arg(default_sync));
+}
+
+QString ScenarioPanel::gpuCountLabel() const {
+    return m_gpu_count->text();
 }
 
 void ScenarioPanel::onGpuSlider(int exponent) {

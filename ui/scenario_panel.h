@@ -18,6 +18,7 @@ QT_END_NAMESPACE
 namespace iterscope::ui {
 
 class ComputeCache;
+class ElidedLabel;
 
 class ScenarioPanel : public QWidget {
     Q_OBJECT
@@ -32,6 +33,12 @@ class ScenarioPanel : public QWidget {
     QSlider* batchSlider() const { return m_batch_slider; }
     QComboBox* systemCombo() const { return m_system; }
     QComboBox* gpuCombo() const { return m_gpu; }
+    QComboBox* strategyCombo() const { return m_sync; }
+    // "32 GPUs = 4 nodes × 8 GPUs", as shown under the GPU slider.
+    QString gpuCountLabel() const;
+    // Non-zero while a slider is held down, the same for every change of one drag and
+    // different for the next drag; 0 otherwise.
+    int activeDrag() const { return m_dragging ? m_drag_serial : 0; }
 
   signals:
     void settingsChanged(const iterscope::ui::ScenarioSettings& settings);
@@ -51,11 +58,11 @@ class ScenarioPanel : public QWidget {
     ComputeCache& m_cache;
     QComboBox* m_network = nullptr;
     QComboBox* m_gpu = nullptr;
-    QLabel* m_gpu_summary = nullptr;
+    ElidedLabel* m_gpu_summary = nullptr;
     QComboBox* m_system = nullptr;
-    QLabel* m_system_summary = nullptr;
+    ElidedLabel* m_system_summary = nullptr;
     QSlider* m_gpu_slider = nullptr;
-    QLabel* m_gpu_count = nullptr;
+    ElidedLabel* m_gpu_count = nullptr;
     QSpinBox* m_nodes = nullptr;
     QSpinBox* m_gpus_per_node = nullptr;
     QSlider* m_batch_slider = nullptr;
@@ -68,6 +75,8 @@ class ScenarioPanel : public QWidget {
     QCheckBox* m_overlap = nullptr;
     QDoubleSpinBox* m_bucket = nullptr;
     bool m_updating = false;
+    bool m_dragging = false;
+    int m_drag_serial = 0;
 };
 
 } // namespace iterscope::ui

@@ -48,10 +48,12 @@ QColor kindColor(int kind) {
     }
 }
 
-QString kindLabel(int kind) {
+QString kindLabel(int kind, bool input_is_prefetch) {
     switch (kind) {
     case 0:
-        return TimelineView::tr("Input copy");
+        // Overlapped, the copy under this iteration's forward pass brings the next batch.
+        return input_is_prefetch ? TimelineView::tr("Input prefetch")
+                                 : TimelineView::tr("Input copy");
     case 1:
         return TimelineView::tr("Forward");
     case 2:
@@ -83,7 +85,8 @@ QSize TimelineView::sizeHint() const {
 }
 
 QSize TimelineView::minimumSizeHint() const {
-    return {300, 140};
+    // Axis, five short rows and the legend: what a 1280×720 window has room for.
+    return {300, 110};
 }
 
 double TimelineView::totalMs() const {
@@ -106,7 +109,7 @@ void TimelineView::rebuildRows() {
     int row = 0;
     for (auto& [key, value] : index) {
         value = row++;
-        QString label = kindLabel(key.first);
+        QString label = kindLabel(key.first, m_input_is_prefetch);
         if (key.second > 0)
             label += QStringLiteral(" %1").arg(key.second + 1);
         m_rows.push_back({label, key.first, key.second});
@@ -117,6 +120,7 @@ void TimelineView::rebuildRows() {
 
 void TimelineView::setResult(ResultPtr result) {
     m_result = std::move(result);
+    m_input_is_prefetch = m_result && m_result->scenario.software.overlap_input;
     m_hover_event = -1;
     const std::size_t rows = m_rows.size();
     rebuildRows();
@@ -158,17 +162,23 @@ void TimelineView::setSelectedLayer(long layer) {
         return;
     m_selected_layer = layer;
     if (m_result && layer >= 0) {
-        // Bring the layer's first event into view without changing the zoom.
+        // Bring the layer into view without changing the zoom, unless one of its bars
+        // (forward or backward) is already in view.
+        const TimelineEvent* first = nullptr;
+        bool visible = false;
         for (const auto& e : m_result->prediction.timeline) {
             if (e.layer != layer)
                 continue;
-            if (e.start_ms + e.duration_ms < m_window.start_ms || e.start_ms > m_window.end_ms) {
-                const double span = m_window.spanMs();
-                const double start = e.start_ms + e.duration_ms / 2 - span / 2;
-                m_window = TimeWindow{start, start + span, m_window.width_px}.clampedTo(totalMs());
-                emit windowChanged();
-            }
-            break;
+            if (!first)
+                first = &e;
+            visible = visible || (e.start_ms + e.duration_ms >= m_window.start_ms &&
+                                  e.start_ms <= m_window.end_ms);
+        }
+        if (first && !visible) {
+            const double span = m_window.spanMs();
+            const double start = first->start_ms + first->duration_ms / 2 - span / 2;
+            m_window = TimeWindow{start, start + span, m_window.width_px}.clampedTo(totalMs());
+            emit windowChanged();
         }
     }
     update();
@@ -266,8 +276,9 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
         }
         if (bar.width() > 40 && g.row_height >= fm.height()) {
             p.setPen(Qt::white);
+            // Elided in the middle: the end says the layer and the pass.
             p.drawText(bar.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(eventName(e), Qt::ElideRight, bar.width() - 6));
+                       fm.elidedText(eventName(e), Qt::ElideMiddle, bar.width() - 6));
         }
     }
     p.setClipRect(rect);
@@ -276,24 +287,44 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     int x = g.plot.left();
     const int y = g.plot.bottom() + 6;
     for (int kind = 0; kind < 5; ++kind) {
-        const QString label = kindLabel(kind);
+        const QString label = kindLabel(kind, m_input_is_prefetch);
         p.fillRect(QRect(x, y + 2, fm.height() - 4, fm.height() - 4), kindColor(kind));
         x += fm.height();
         p.setPen(pal.color(QPalette::Text));
         p.drawText(QPoint(x, y + fm.ascent()), label);
         x += fm.horizontalAdvance(label) + 2 * kMargin;
     }
-    const QString span = tr("iteration %1 · showing %2 – %3")
-                             .arg(formatMs(m_result->prediction.iteration_ms), formatMs(w.start_ms),
-                                  formatMs(w.end_ms));
-    p.drawText(QRect(x, y, rect.right() - x - kMargin, fm.height()),
-               Qt::AlignRight | Qt::AlignVCenter, span);
+    // The caption to the right of the legend, in its longest form that fits; none at all
+    // rather than over the legend.
+    const QString iteration = tr("iteration %1").arg(formatMs(m_result->prediction.iteration_ms));
+    const QString full =
+        tr("%1 · showing %2 – %3").arg(iteration, formatMs(w.start_ms), formatMs(w.end_ms));
+    const int room = rect.right() - kMargin - x;
+    for (const QString& caption : {full, iteration}) {
+        if (fm.horizontalAdvance(caption) <= room) {
+            p.drawText(QRect(x, y, room, fm.height()), Qt::AlignRight | Qt::AlignVCenter, caption);
+            break;
+        }
+    }
     p.restore();
 }
 
 QString TimelineView::eventName(const TimelineEvent& e) const {
-    return m_result ? QString::fromStdString(timelineEventName(e, m_result->network->network))
-                    : QString();
+    if (!m_result)
+        return {};
+    switch (e.kind) {
+    case EventKind::Forward:
+        return tr("%1 fwd").arg(m_result->layerName(static_cast<std::size_t>(e.layer)));
+    case EventKind::Backward:
+        return tr("%1 bwd").arg(m_result->layerName(static_cast<std::size_t>(e.layer)));
+    case EventKind::InputCopy:
+        if (m_input_is_prefetch)
+            return tr("H2D input of the next batch (prefetch)");
+        break;
+    default:
+        break;
+    }
+    return QString::fromStdString(timelineEventName(e, m_result->network->network));
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
@@ -398,7 +429,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         const int i = eventAt(pos);
         const long layer =
             i >= 0 ? m_result->prediction.timeline[static_cast<std::size_t>(i)].layer : -1;
-        setSelectedLayer(layer);
+        // The clicked bar is in view already: select without scrolling (a click on a
+        // backward bar used to jump to the same layer's forward bar).
+        m_selected_layer = layer;
+        update();
         emit layerClicked(layer);
     }
 }

@@ -76,7 +76,8 @@ class TimelineView : public QWidget {
     bool m_dragging = false;
     QPoint m_drag_origin;
     TimeWindow m_drag_window;
-    bool m_fitted = true; // keep fitting on new results until the user zooms
+    bool m_fitted = true;             // keep fitting on new results until the user zooms
+    bool m_input_is_prefetch = false; // the software overlaps the input copy
 };
 
 } // namespace iterscope::ui

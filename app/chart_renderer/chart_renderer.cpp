@@ -4,9 +4,10 @@
 
 #include "charts.h"
 #include "exporters.h"
+#include "layer_chart.h"
 #include "main_window.h"
 #include "predictor.h"
-#include "settings_from_flags.h"
+#include "settings_from_choices.h"
 #include "timeline_view.h"
 #include "util/error.h"
 
@@ -25,7 +26,7 @@ void render(const ChartRenderRequest& request) {
     if (ui::imageFormatFor(out).isEmpty())
         throw InputError(std::string(request.out) +
                          ": unknown image type (use .png, .svg or .pdf)");
-    const auto settings = ui::settingsFromFlags(*request.flags);
+    const auto settings = ui::settingsFromChoices(*request.flags);
     ui::ComputeCache cache;
     const auto result = ui::computeResult(settings, cache);
 
@@ -64,7 +65,9 @@ void render(const ChartRenderRequest& request) {
     widget->show();
     QCoreApplication::processEvents();
     QString error;
-    if (!ui::exportWidget(widget.get(), out, &error, request.scale, settings.label()))
+    // The scenario as caption under the chart, as File › Export writes it.
+    if (!ui::exportWidget(widget.get(), out, &error, request.scale, settings.label(),
+                          settings.label()))
         throw InputError(error.toStdString());
 }
 

@@ -1,7 +1,7 @@
 // iterscope: the desktop what-if analyzer (DESIGN.md "Interfaces"):
-//   iterscope [--network NETWORK] [scenario flags] [--screenshot FILE.png]
+//   iterscope [--network NETWORK] [scenario flags] [--window-size WxH] [--screenshot FILE.png]
 #include "main_window.h"
-#include "settings_from_flags.h"
+#include "settings_from_choices.h"
 
 #include "exporters.h"
 #include "options/scenario_options.h"
@@ -13,7 +13,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <iostream>
+#include <optional>
 #include <string_view>
 
 #ifndef ITERSCOPE_VERSION_STRING
@@ -25,7 +27,23 @@ const char* const kScenarioOptions[] = {
     "--network",       "--gpu",     "--system",    "--software",  "--nodes",
     "--gpus-per-node", "--batch",   "--image",     "--precision", "--sync",
     "--allreduce",     "--overlap", "--bucket-mb", "--ps-count"};
+
+// "1280x720" -> 1280×720; each side from 200 to 8192 pixels.
+std::optional<QSize> parseWindowSize(const std::string& text) {
+    const auto x = text.find_first_of("xX");
+    if (x == std::string::npos)
+        return std::nullopt;
+    int w = 0, h = 0;
+    const char* begin = text.data();
+    const char* end = begin + text.size();
+    const auto a = std::from_chars(begin, begin + x, w);
+    const auto b = std::from_chars(begin + x + 1, end, h);
+    if (a.ec != std::errc() || a.ptr != begin + x || b.ec != std::errc() || b.ptr != end ||
+        w < 200 || h < 200 || w > 8192 || h > 8192)
+        return std::nullopt;
+    return QSize(w, h);
 }
+} // namespace
 
 int main(int argc, char** argv) {
     CLI::App cli{"iterscope: what-if analyzer for CNN training iteration time on multi-GPU "
@@ -48,6 +66,10 @@ int main(int argc, char** argv) {
                    "ready (default): after the prediction is shown; loading: while it computes")
         ->check(CLI::IsMember({"ready", "loading"}));
     cli.add_flag("--dark", dark, "Use a dark palette");
+    std::string window_size;
+    cli.add_option("--window-size", window_size,
+                   "Window size WxH in pixels, e.g. 1280x720 (with --screenshot: the PNG's "
+                   "size, unless the window cannot be that small)");
     // Parsed before the QApplication exists, so --help works without a display; Qt's
     // own options (-platform, -style, ...) pass through as extras for Qt to take.
     cli.allow_extras();
@@ -62,6 +84,15 @@ int main(int argc, char** argv) {
         return 1;
     }
 
+    std::optional<QSize> size;
+    if (!window_size.empty()) {
+        size = parseWindowSize(window_size);
+        if (!size) {
+            std::cerr << "iterscope: --window-size: '" << window_size.substr(0, 40)
+                      << "' is not WxH with each side from 200 to 8192 (e.g. 1280x720)\n";
+            return 1;
+        }
+    }
     if (!screenshot.empty())
         iterscope::ui::quietQtMessages();
     QApplication app(argc, argv);
@@ -76,7 +107,7 @@ int main(int argc, char** argv) {
     QString error_text;
     iterscope::ui::ScenarioSettings settings;
     try {
-        settings = iterscope::ui::settingsFromFlags(flags);
+        settings = iterscope::ui::settingsFromChoices(flags);
     } catch (const iterscope::InputError& e) {
         std::cerr << "iterscope: " << e.what() << "\n";
         return 1;
@@ -101,7 +132,7 @@ int main(int argc, char** argv) {
     if (shooting) {
         window.setAttribute(Qt::WA_DontShowOnScreen,
                             QGuiApplication::platformName() != "offscreen");
-        window.resize(1600, 1000);
+        window.resize(size.value_or(QSize(1600, 1000)));
         window.show();
         QCoreApplication::processEvents(); // settle the layout before any request
         if (screenshot_state == "loading") {
@@ -133,6 +164,11 @@ int main(int argc, char** argv) {
 
     if (scenario_given || !window.restoreLastSession())
         window.setScenario(settings);
-    window.show();
+    if (size) {
+        window.resize(*size);
+        window.show();
+    } else {
+        window.showForScreen();
+    }
     return QApplication::exec();
 }

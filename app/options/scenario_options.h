@@ -1,8 +1,9 @@
 // The scenario flags shared by iterscope-cli's predict/sweep/trace/export-chart and the GUI
-// (DESIGN.md "Interfaces"). Owned by the model work; kept Qt-free.
+// (DESIGN.md "Interfaces"): binds them to core's ScenarioChoices. Kept Qt-free.
 #pragma once
 
 #include "model/scenario.h"
+#include "model/scenario_choices.h"
 #include "model/sweep.h"
 
 #include <CLI/CLI.hpp>
@@ -13,23 +14,9 @@
 
 namespace iterscope {
 
-struct ScenarioFlags {
-    std::string network = "resnet50";
-    std::string gpu = "v100-sxm2-16gb";
-    std::string system = "dgx1-v100";
-    std::string software = "pytorch";
-    // Strings, since sweep accepts comma lists for these three.
-    std::string nodes = "1";
-    std::string gpus_per_node = "8";
-    std::string batch = "64";
-    int64_t image = 0;
-    std::string precision = "fp32";
-    std::string sync; // empty: the software profile's default
-    std::string allreduce = "auto";
-    std::string overlap = "on";
-    double bucket_mb = 25;
-    int ps_count = 0;
-};
+// The flags fill a core ScenarioChoices, which the GUI reads too without knowing CLI11.
+// The old name stays for the commands that use it.
+using ScenarioFlags = ScenarioChoices;
 
 // Adds --network --gpu --system --nodes --gpus-per-node --batch --image --precision
 // --software --sync --allreduce --overlap --bucket-mb --ps-count to a command.

@@ -76,6 +76,33 @@ class TestHeadless : public QObject {
         QCOMPARE(image.size(), QSize(1600, 1000));
     }
 
+    void theGuiRendersAtTheAskedSize_data() {
+        QTest::addColumn<QString>("size");
+        QTest::newRow("laptop") << "1280x720";
+        QTest::newRow("full HD") << "1920x1080";
+    }
+    void theGuiRendersAtTheAskedSize() {
+        QFETCH(QString, size);
+        const QString out = m_dir.filePath("window-" + size + ".png");
+        const auto r = runProgram(QStringLiteral(ITERSCOPE_GUI_PATH),
+                                  {"--window-size", size, "--screenshot", out});
+        QVERIFY2(r.exit_code == 0 && !r.crashed, r.err.constData());
+        const QStringList wh = size.split('x');
+        QCOMPARE(QImage(out).size(), QSize(wh[0].toInt(), wh[1].toInt()));
+    }
+
+    void theGuiRefusesABadWindowSizeOnOneLine() {
+        for (const char* bad : {"1280", "1280x", "x720", "10x10", "1280x720x3", "big"}) {
+            const auto r =
+                runProgram(QStringLiteral(ITERSCOPE_GUI_PATH),
+                           {"--window-size", bad, "--screenshot", m_dir.filePath("never.png")});
+            QCOMPARE(r.exit_code, 1);
+            QCOMPARE(r.errLines(), 1);
+            QVERIFY2(r.err.contains("--window-size"), r.err.constData());
+        }
+        QVERIFY(!QFile::exists(m_dir.filePath("never.png")));
+    }
+
     void theGuiRefusesABadNetworkOnOneLine() {
         const auto r = runProgram(QStringLiteral(ITERSCOPE_GUI_PATH),
                                   {"--network", m_dir.filePath("missing.onnx"), "--screenshot",

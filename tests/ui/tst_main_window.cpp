@@ -3,6 +3,7 @@
 // every export writes a valid file.
 #include "charts.h"
 #include "exporters.h"
+#include "layer_chart.h"
 #include "layer_table_model.h"
 #include "main_window.h"
 #include "scenario_panel.h"

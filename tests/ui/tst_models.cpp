@@ -190,6 +190,15 @@ class TestModels : public QObject {
         QCOMPARE(fields.size(), int(LayerTableModel::ColumnCount));
         QCOMPARE(fields[LayerTableModel::Forward].toDouble(), 0.1);
         QVERIFY(lines.last().startsWith(QStringLiteral("Total")));
+        // A layer without gradients has no bucket: blank, as the table shows it, not -1.
+        for (int r = 0; r < model.rowCount() - 1; ++r) {
+            const auto row = lines[r + 1].split(',');
+            const bool has_gradients = row[LayerTableModel::Gradient].toLongLong() > 0;
+            QCOMPARE(row[LayerTableModel::Bucket].isEmpty(), !has_gradients);
+            QCOMPARE(model.index(r, LayerTableModel::Bucket).data().toString().isEmpty(),
+                     !has_gradients);
+        }
+
         QVERIFY(!exportCsv(proxy, dir.filePath(QStringLiteral("missing/dir/x.csv")), &error));
         QVERIFY(error.contains(QStringLiteral("x.csv")));
     }

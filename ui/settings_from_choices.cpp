@@ -1,18 +1,13 @@
-// The GUI's and export-chart's bridge from the shared scenario flags to ScenarioSettings.
-// Header-only: only the programs (which link iterscope_options and CLI11) include it.
-#pragma once
+#include "settings_from_choices.h"
 
-#include "scenario_settings.h"
-
-#include "options/scenario_options.h"
 #include "util/error.h"
 
 #include <charconv>
 #include <string>
 
 namespace iterscope::ui {
-
-inline int parseFlagInt(const std::string& flag, const std::string& text, int lo, int hi) {
+namespace {
+int parseFlagInt(const std::string& flag, const std::string& text, int lo, int hi) {
     int value = 0;
     const auto* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -21,8 +16,9 @@ inline int parseFlagInt(const std::string& flag, const std::string& text, int lo
                          std::to_string(lo) + " to " + std::to_string(hi));
     return value;
 }
+} // namespace
 
-inline ScenarioSettings settingsFromFlags(const ScenarioFlags& f) {
+ScenarioSettings settingsFromChoices(const ScenarioChoices& f) {
     ScenarioSettings s;
     s.network = QString::fromStdString(f.network);
     s.gpu = QString::fromStdString(f.gpu);

@@ -1,0 +1,29 @@
+// A scenario as a person states it: ids, paths and numbers as text, before anything is
+// loaded. The CLI binds its flags to one (app/options), the GUI turns one into its own
+// settings (ui/settings_from_choices.h); neither needs to know the other.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace iterscope {
+
+struct ScenarioChoices {
+    std::string network = "resnet50"; // zoo id or file path
+    std::string gpu = "v100-sxm2-16gb";
+    std::string system = "dgx1-v100";
+    std::string software = "pytorch";
+    // Text, since sweep accepts comma lists for these three.
+    std::string nodes = "1";
+    std::string gpus_per_node = "8";
+    std::string batch = "64";
+    int64_t image = 0;
+    std::string precision = "fp32";
+    std::string sync; // empty: the software profile's default
+    std::string allreduce = "auto";
+    std::string overlap = "on";
+    double bucket_mb = 25;
+    int ps_count = 0;
+};
+
+} // namespace iterscope

@@ -1,0 +1,69 @@
+#include "model/scenario_warnings.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace iterscope {
+namespace {
+
+bool containsNoCase(std::string text, std::string_view word) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text.find(word) != std::string::npos;
+}
+
+std::string nameOf(const GpuProfile& gpu) {
+    return gpu.name.empty() ? gpu.id : gpu.name;
+}
+
+std::string nameOf(const SystemProfile& system) {
+    return system.name.empty() ? system.id : system.name;
+}
+
+// SXM modules (and their NVLink) need an HGX/DGX baseboard; profiles say "SXM" in the id
+// or the name, as NVIDIA's product names do.
+bool isSxmModule(const GpuProfile& gpu) {
+    return containsNoCase(gpu.id, "sxm") || containsNoCase(gpu.name, "sxm");
+}
+
+} // namespace
+
+std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
+    using Level = ScenarioWarning::Level;
+    std::vector<ScenarioWarning> out;
+    const GpuProfile& gpu = s.gpu;
+
+    if (s.precision == Precision::TF32 && gpu.tf32_tflops <= 0 && gpu.measured_tf32_tflops <= 0)
+        out.push_back({Level::Caution, "tf32-without-tensor-cores",
+                       "The " + nameOf(gpu) +
+                           " has no TF32 tensor cores: TF32 runs at its FP32 rate, so this is "
+                           "the FP32 prediction."});
+    if (s.precision == Precision::AMP && gpu.fp16_tensor_tflops <= 0 &&
+        gpu.measured_fp16_tensor_tflops <= 0 && gpu.fp16_tflops <= gpu.fp32_tflops)
+        out.push_back({Level::Caution, "amp-without-fast-fp16",
+                       "The " + nameOf(gpu) +
+                           " has neither FP16 tensor cores nor fast FP16: mixed precision "
+                           "computes at its FP32 rate; only memory traffic shrinks."});
+
+    const bool pcie_host = s.system.intra_node == "pcie";
+    if (pcie_host && isSxmModule(gpu))
+        out.push_back({Level::Caution, "sxm-in-pcie-system",
+                       "The " + nameOf(gpu) +
+                           " is an SXM module, which mounts on an NVLink "
+                           "baseboard, not in a PCIe slot: the " +
+                           nameOf(s.system) + " cannot hold it, and its NVLink goes unused here."});
+    if (!pcie_host && !isSxmModule(gpu) && gpu.nvlink_links == 0)
+        out.push_back({Level::Caution, "pcie-card-in-nvlink-system",
+                       "The " + nameOf(gpu) + " is a PCIe card without NVLink, but the " +
+                           nameOf(s.system) +
+                           " joins its GPUs by NVLink: the exchange is predicted over links "
+                           "the card does not have."});
+
+    if (s.software.overlap_input)
+        out.push_back({Level::Note, "input-copy-is-prefetch",
+                       "The input copy drawn under the forward pass is the next minibatch's "
+                       "prefetch, hidden behind this iteration's compute."});
+    return out;
+}
+
+} // namespace iterscope

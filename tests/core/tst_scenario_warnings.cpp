@@ -1,0 +1,104 @@
+// Caveats for choices the model accepts but a person may not have meant (issue 14, item 8),
+// on the shipped profiles.
+#include "hardware/profile_loader.h"
+#include "model/scenario_warnings.h"
+
+#include <QtTest>
+
+using namespace iterscope;
+
+namespace {
+Scenario make(const std::string& gpu, const std::string& system, Precision precision) {
+    Scenario s;
+    s.gpu = loadGpuProfile(gpu);
+    s.system = loadSystemProfile(system);
+    s.software = loadSoftwareProfile("pytorch");
+    s.precision = precision;
+    return s;
+}
+
+QStringList ids(const Scenario& s) {
+    QStringList out;
+    for (const auto& w : scenarioWarnings(s))
+        out << QString::fromStdString(w.id);
+    return out;
+}
+} // namespace
+
+class ScenarioWarnings : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { qputenv("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR); }
+
+    void doubtfulChoicesAreNamed_data() {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("system");
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("TF32 on a V100") << "v100-sxm2-16gb"
+                                        << "dgx1-v100"
+                                        << "tf32" << QStringList{"tf32-without-tensor-cores"};
+        QTest::newRow("TF32 on a K80") << "k80"
+                                       << "aws-p2.8xlarge"
+                                       << "tf32" << QStringList{"tf32-without-tensor-cores"};
+        QTest::newRow("TF32 on an A100") << "a100-sxm4-80gb"
+                                         << "dgx-a100"
+                                         << "tf32" << QStringList{};
+        QTest::newRow("AMP on a K80") << "k80"
+                                      << "aws-p2.8xlarge"
+                                      << "amp" << QStringList{"amp-without-fast-fp16"};
+        QTest::newRow("AMP on a P100 (fast FP16)") << "p100-sxm2"
+                                                   << "dgx1-p100"
+                                                   << "amp" << QStringList{};
+        QTest::newRow("H100 SXM5 in a PCIe workstation")
+            << "h100-sxm"
+            << "workstation-pcie3"
+            << "fp32" << QStringList{"sxm-in-pcie-system"};
+        QTest::newRow("H100 PCIe in a PCIe workstation") << "h100-pcie"
+                                                         << "workstation-pcie4"
+                                                         << "fp32" << QStringList{};
+        QTest::newRow("a PCIe card in a DGX")
+            << "t4"
+            << "dgx1-v100"
+            << "fp32" << QStringList{"pcie-card-in-nvlink-system"};
+        QTest::newRow("the DGX-1 as shipped") << "v100-sxm2-16gb"
+                                              << "dgx1-v100"
+                                              << "fp32" << QStringList{};
+    }
+    void doubtfulChoicesAreNamed() {
+        QFETCH(QString, gpu);
+        QFETCH(QString, system);
+        QFETCH(QString, precision);
+        QFETCH(QStringList, expected);
+        const Scenario s =
+            make(gpu.toStdString(), system.toStdString(), *parsePrecision(precision.toStdString()));
+        QStringList cautions;
+        for (const auto& w : scenarioWarnings(s))
+            if (w.level == ScenarioWarning::Level::Caution) {
+                cautions << QString::fromStdString(w.id);
+                // One sentence naming the hardware it is about.
+                QVERIFY(w.text.find(s.gpu.name) != std::string::npos);
+                QVERIFY(w.text.back() == '.');
+            }
+        QCOMPARE(cautions, expected);
+    }
+
+    void theOverlappedInputCopyIsCalledAPrefetch() {
+        Scenario s = make("v100-sxm2-16gb", "dgx1-v100", Precision::FP32);
+        s.software.overlap_input = true;
+        QVERIFY(ids(s).contains("input-copy-is-prefetch"));
+        s.software.overlap_input = false;
+        QVERIFY(!ids(s).contains("input-copy-is-prefetch"));
+    }
+
+    void warningsDoNotDependOnCountOrBatch() {
+        Scenario s = make("v100-sxm2-16gb", "workstation-pcie3", Precision::TF32);
+        const QStringList first = ids(s);
+        s.gpus_per_node = 4;
+        s.batch_per_gpu = 1024;
+        QCOMPARE(ids(s), first);
+    }
+};
+
+QTEST_MAIN(ScenarioWarnings)
+#include "tst_scenario_warnings.moc"

@@ -1,0 +1,180 @@
+// The window on a laptop screen (issue 14, items 2 and 4): it fits 1280×720, the table
+// keeps the columns that matter in view, small charts shed labels, and nothing in the
+// scenario column moves while a slider is dragged.
+#include "charts.h"
+#include "layer_table_model.h"
+#include "main_window.h"
+#include "scenario_panel.h"
+#include "summary_panel.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QScrollArea>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTest>
+#include <QTreeView>
+#include <QtCharts/QLogValueAxis>
+
+using namespace iterscope::ui;
+
+namespace {
+// Every visible widget of the scenario column and where it sits in the window.
+QList<QPair<QString, QRect>> columnGeometry(MainWindow& w) {
+    QList<QPair<QString, QRect>> out;
+    const auto children = w.scenarioDock()->findChildren<QWidget*>();
+    for (QWidget* c : children)
+        if (c->isVisibleTo(&w))
+            out.append({QString::fromLatin1(c->metaObject()->className()) + " " + c->objectName(),
+                        QRect(c->mapTo(&w, QPoint()), c->size())});
+    return out;
+}
+
+QString firstDifference(const QList<QPair<QString, QRect>>& a,
+                        const QList<QPair<QString, QRect>>& b) {
+    if (a.size() != b.size())
+        return QStringLiteral("%1 visible widgets, then %2").arg(a.size()).arg(b.size());
+    for (qsizetype i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) {
+            const QRect& r = a[i].second;
+            const QRect& s = b[i].second;
+            return QStringLiteral("%1 moved from %2,%3 %4×%5 to %6,%7 %8×%9")
+                .arg(a[i].first)
+                .arg(r.x())
+                .arg(r.y())
+                .arg(r.width())
+                .arg(r.height())
+                .arg(s.x())
+                .arg(s.y())
+                .arg(s.width())
+                .arg(s.height());
+        }
+    return {};
+}
+
+void settle(MainWindow& w) {
+    QVERIFY(w.waitForResult());
+    QApplication::processEvents(); // layouts follow label changes on the next turn
+}
+} // namespace
+
+class TestSmallScreens : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void theWindowFitsALaptopScreen() {
+        MainWindow w(false);
+        w.setScenario(ScenarioSettings{});
+        w.show();
+        settle(w);
+        const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(
+            minimum.width() <= 1280 && minimum.height() <= 720,
+            qPrintable(QStringLiteral("minimum %1×%2").arg(minimum.width()).arg(minimum.height())));
+        for (const QSize size : {QSize(1280, 720), QSize(1366, 768)}) {
+            w.resize(size);
+            QApplication::processEvents();
+            QCOMPARE(w.size(), size);
+        }
+    }
+
+    void aNarrowTableKeepsLayerTimesAndShareInView() {
+        MainWindow w(false);
+        w.resize(1280, 720);
+        w.show();
+        ScenarioSettings s;
+        s.network = QStringLiteral(ITERSCOPE_TEST_DATA "/onnx/mobilenet_v2.structure.onnx");
+        w.setScenario(s);
+        settle(w);
+        QHeaderView* header = w.layerView()->header();
+        const int width = w.layerView()->viewport()->width();
+        for (int column : {LayerTableModel::Name, LayerTableModel::Forward,
+                           LayerTableModel::Backward, LayerTableModel::Share}) {
+            const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
+            QVERIFY2(right <= width, qPrintable(QStringLiteral("column %1 ends at %2 of %3 px")
+                                                    .arg(column)
+                                                    .arg(right)
+                                                    .arg(width)));
+        }
+    }
+
+    void smallChartsDropSecondaryLabels() {
+        MainWindow w(false);
+        w.resize(1280, 720);
+        w.show();
+        w.setScenario(ScenarioSettings{});
+        settle(w);
+        QVERIFY(w.scalingCharts()->isCompact());
+        // GPU counts every power of 4: "1024" has room, and no label is cut to "1…".
+        const auto* axis = qobject_cast<QLogValueAxis*>(
+            w.scalingCharts()->gpuChart()->chart()->axes(Qt::Horizontal).first());
+        QVERIFY(axis);
+        QCOMPARE(axis->base(), 4.0);
+        w.resize(1920, 1080);
+        QApplication::processEvents();
+        QVERIFY(!w.scalingCharts()->isCompact());
+    }
+
+    void theScenarioColumnStaysPutWhileSlidersAreDragged_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void theScenarioColumnStaysPutWhileSlidersAreDragged() {
+        QFETCH(QSize, size);
+        MainWindow w(false);
+        w.resize(size);
+        w.show();
+        w.setScenario(ScenarioSettings{});
+        settle(w);
+        const auto before = columnGeometry(w);
+        QVERIFY(before.size() > 20);
+        // Every GPU count (1 GPU: no exchange, "one GPU" efficiency; 1024: many nodes) and
+        // every batch (1024 does not fit: the answer turns red) along one drag each.
+        for (QSlider* slider :
+             {w.scenarioPanel()->gpuCountSlider(), w.scenarioPanel()->batchSlider()}) {
+            const int start = slider->value();
+            slider->setSliderDown(true);
+            for (int v = slider->minimum(); v <= slider->maximum(); ++v) {
+                slider->setValue(v);
+                settle(w);
+                const QString moved = firstDifference(before, columnGeometry(w));
+                QVERIFY2(moved.isEmpty(),
+                         qPrintable(QStringLiteral("at %1 = %2: %3")
+                                        .arg(slider == w.scenarioPanel()->gpuCountSlider()
+                                                 ? QStringLiteral("GPUs")
+                                                 : QStringLiteral("batch"))
+                                        .arg(v)
+                                        .arg(moved)));
+            }
+            slider->setValue(start);
+            slider->setSliderDown(false);
+            settle(w);
+        }
+        QVERIFY(w.summaryPanel()->figure(QStringLiteral("fits")).startsWith(QStringLiteral("yes")));
+    }
+
+    void theScenarioPanelCanBeClosedAndBroughtBack() {
+        MainWindow w(false);
+        w.resize(1280, 720);
+        w.show();
+        QApplication::processEvents();
+        QAction* toggle = w.action(QStringLiteral("actionScenarioPanel"));
+        QVERIFY(toggle);
+        QCOMPARE(toggle->shortcut(), QKeySequence(QStringLiteral("F9")));
+        const int central = w.centralWidget()->width();
+        toggle->trigger();
+        QApplication::processEvents();
+        QVERIFY(!w.scenarioDock()->isVisible());
+        QVERIFY(w.centralWidget()->width() > central + 200);
+        toggle->trigger();
+        QApplication::processEvents();
+        QVERIFY(w.scenarioDock()->isVisible());
+    }
+};
+
+QTEST_MAIN(TestSmallScreens)
+#include "tst_small_screens.moc"

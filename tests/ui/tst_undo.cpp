@@ -1,0 +1,116 @@
+// Undo and redo of scenario changes (issue 14, item 9): each change is one step, a slider
+// drag is one step however many values it passed, and a network that did not open leaves
+// no step behind.
+#include "main_window.h"
+#include "scenario_history.h"
+#include "scenario_panel.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace iterscope::ui;
+
+namespace {
+void drag(QSlider* slider, std::initializer_list<int> values) {
+    slider->setSliderDown(true); // emits sliderPressed, as a mouse press on the handle does
+    for (int v : values)
+        slider->setValue(v);
+    slider->setSliderDown(false);
+}
+} // namespace
+
+class TestUndo : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void aSliderDragIsOneStep() {
+        MainWindow w(false);
+        w.setScenario(ScenarioSettings{});
+        QVERIFY(w.waitForResult());
+        QUndoStack* stack = w.history()->stack();
+        QCOMPARE(stack->count(), 0); // the first scenario is where history starts
+        drag(w.scenarioPanel()->batchSlider(), {7, 8, 9, 8, 7, 8}); // 128, 256, 512, ... 256
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.batch, 256);
+        QCOMPARE(stack->count(), 1);
+        QCOMPARE(stack->undoText(), QStringLiteral("batch 64 → 256"));
+        QVERIFY(w.history()->undoAction()->text().contains(QStringLiteral("batch 64 → 256")));
+
+        w.history()->undoAction()->trigger();
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.batch, 64);
+        QCOMPARE(w.scenarioPanel()->settings().batch, 64);
+        QCOMPARE(w.scenarioPanel()->batchSlider()->value(), 6);
+
+        w.history()->redoAction()->trigger();
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.batch, 256);
+    }
+
+    void twoDragsAreTwoStepsAndADragBackIsNone() {
+        MainWindow w(false);
+        w.setScenario(ScenarioSettings{});
+        QVERIFY(w.waitForResult());
+        QSlider* gpus = w.scenarioPanel()->gpuCountSlider();
+        drag(gpus, {4, 5});
+        drag(gpus, {4});
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.history()->stack()->count(), 2);
+        drag(gpus, {5, 4}); // back where it started
+        QCOMPARE(w.history()->stack()->count(), 2);
+        // Keyboard steps and other controls are steps of their own.
+        w.scenarioPanel()->strategyCombo()->setCurrentIndex(3);
+        QCOMPARE(w.history()->stack()->count(), 3);
+        w.history()->undoAction()->trigger();
+        w.history()->undoAction()->trigger();
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.totalGpus(), 32);
+        QCOMPARE(w.scenarioPanel()->strategyCombo()->currentIndex(), 0);
+    }
+
+    void openingANetworkIsAStepAndAFailedOneIsNot() {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("broken.onnx"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a protobuf");
+        f.close();
+        MainWindow w(false);
+        w.setScenario(ScenarioSettings{});
+        QVERIFY(w.waitForResult());
+        w.openNetwork(QStringLiteral("vgg16"));
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.history()->stack()->count(), 1);
+        w.openNetwork(bad);
+        QVERIFY(w.waitForResult());
+        QTRY_VERIFY(!w.predictor()->isBusy());
+        QCOMPARE(w.currentResult()->settings.network, QStringLiteral("vgg16"));
+        QCOMPARE(w.scenarioPanel()->settings().network, QStringLiteral("vgg16"));
+        QCOMPARE(w.history()->stack()->count(), 1);
+        QVERIFY(!w.history()->redoAction()->isEnabled());
+        w.history()->undoAction()->trigger();
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.network, QStringLiteral("resnet50"));
+    }
+
+    void undoAndRedoHaveKeysEverywhere() {
+        MainWindow w(false);
+        QVERIFY(w.history()->undoAction()->shortcuts().contains(
+            QKeySequence(QStringLiteral("Ctrl+Z"))));
+        const auto redo = w.history()->redoAction()->shortcuts();
+        QVERIFY(redo.contains(QKeySequence(QStringLiteral("Ctrl+Shift+Z"))));
+        QVERIFY(redo.contains(QKeySequence(QStringLiteral("Ctrl+Y"))));
+        QVERIFY(!w.history()->undoAction()->isEnabled()); // nothing to undo yet
+    }
+};
+
+QTEST_MAIN(TestUndo)
+#include "tst_undo.moc"

@@ -1,0 +1,15 @@
+// What the controls, legends and summary call a strategy or an algorithm: words a person
+// reads, with the id (what the CLI and session files use) kept for tooltips.
+#pragma once
+
+#include "model/scenario.h"
+
+#include <QString>
+
+namespace iterscope::ui {
+
+QString syncStrategyTitle(SyncStrategy s);             // "NCCL all-reduce"
+QString syncStrategyTitle(const QString& id);          // the same by id; the id if unknown
+QString allreduceAlgorithmTitle(AllreduceAlgorithm a); // "Ring"
+
+} // namespace iterscope::ui

@@ -1,0 +1,124 @@
+#include "elided_label.h"
+
+#include <QEvent>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QTextLayout>
+#include <QToolTip>
+
+namespace iterscope::ui {
+
+ElidedLabel::ElidedLabel(QWidget* parent, int lines)
+    : QFrame(parent)
+    , m_lines(std::max(1, lines)) {
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+}
+
+void ElidedLabel::setText(const QString& text) {
+    if (text == m_text)
+        return;
+    m_text = text;
+    update(); // the height is fixed, so no relayout
+}
+
+void ElidedLabel::setExplanation(const QString& explanation) {
+    m_explanation = explanation;
+}
+
+void ElidedLabel::setMuted(bool muted) {
+    m_muted = muted;
+    update();
+}
+
+void ElidedLabel::setTextColor(const QColor& color) {
+    if (color == m_color)
+        return;
+    m_color = color;
+    update();
+}
+
+QSize ElidedLabel::sizeHint() const {
+    const QFontMetrics fm = fontMetrics();
+    const int width = std::min(fm.horizontalAdvance(m_text), fm.averageCharWidth() * 40);
+    return {width + 2 * frameWidth(), m_lines * fm.lineSpacing() + 2 * frameWidth()};
+}
+
+QSize ElidedLabel::minimumSizeHint() const {
+    const QFontMetrics fm = fontMetrics();
+    return {fm.averageCharWidth() * 6, m_lines * fm.lineSpacing() + 2 * frameWidth()};
+}
+
+QStringList ElidedLabel::layoutLines(int width, bool* elided) const {
+    const QFontMetrics fm = fontMetrics();
+    *elided = false;
+    if (m_lines == 1) {
+        const QString shown = fm.elidedText(m_text, Qt::ElideRight, width);
+        *elided = shown != m_text;
+        return {shown};
+    }
+    QStringList lines;
+    QTextLayout layout(m_text, font());
+    layout.beginLayout();
+    while (true) {
+        QTextLine line = layout.createLine();
+        if (!line.isValid())
+            break;
+        line.setLineWidth(width);
+        if (lines.size() == m_lines - 1) {
+            const QString rest = m_text.mid(line.textStart());
+            const QString shown = fm.elidedText(rest, Qt::ElideRight, width);
+            *elided = shown != rest;
+            lines.append(shown);
+            break;
+        }
+        lines.append(m_text.mid(line.textStart(), line.textLength()).trimmed());
+    }
+    layout.endLayout();
+    return lines;
+}
+
+bool ElidedLabel::isElided() const {
+    bool elided = false;
+    layoutLines(contentsRect().width(), &elided);
+    return elided;
+}
+
+void ElidedLabel::paintEvent(QPaintEvent* event) {
+    QFrame::paintEvent(event);
+    QPainter p(this);
+    QColor color = m_color.isValid() ? m_color : palette().color(QPalette::WindowText);
+    if (m_muted && !m_color.isValid()) {
+        const QColor back = palette().color(QPalette::Window);
+        color = QColor::fromRgbF(0.75f * color.redF() + 0.25f * back.redF(),
+                                 0.75f * color.greenF() + 0.25f * back.greenF(),
+                                 0.75f * color.blueF() + 0.25f * back.blueF());
+    }
+    p.setPen(color);
+    const QRect r = contentsRect();
+    const QFontMetrics fm = fontMetrics();
+    bool elided = false;
+    const QStringList lines = layoutLines(r.width(), &elided);
+    int y = r.top() + fm.ascent();
+    for (const QString& line : lines) {
+        p.drawText(QPoint(r.left(), y), line);
+        y += fm.lineSpacing();
+    }
+}
+
+bool ElidedLabel::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        QString tip = m_explanation;
+        if (isElided())
+            tip = m_explanation.isEmpty() ? m_text : m_text + QStringLiteral("\n\n") + tip;
+        if (tip.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(), tip, this);
+        }
+        return true;
+    }
+    return QFrame::event(event);
+}
+
+} // namespace iterscope::ui
