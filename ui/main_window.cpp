@@ -4,6 +4,7 @@
 #include "exporters.h"
 #include "layer_table_model.h"
 #include "plain_text_delegate.h"
+#include "plan_view.h"
 #include "scenario_panel.h"
 #include "summary_panel.h"
 #include "timeline_view.h"
@@ -202,6 +203,9 @@ void MainWindow::createViews() {
     m_chart_tabs = new QTabWidget;
     m_chart_tabs->addTab(m_charts, tr("Scaling curves"));
     m_chart_tabs->addTab(m_layer_chart, tr("Costliest layers"));
+    m_plan = new PlanView;
+    m_chart_tabs->addTab(m_plan, tr("Plan"));
+    connect(m_plan, &PlanView::scenarioChosen, this, &MainWindow::setScenario);
 
     m_horizontal = new QSplitter(Qt::Horizontal);
     m_horizontal->setObjectName(QStringLiteral("horizontalSplitter"));
@@ -306,6 +310,8 @@ void MainWindow::createActions() {
                        [this] { exportView(m_charts, tr("scaling curves")); });
     exports->addAction(tr("&Costliest Layers Chart (PNG, SVG, PDF)…"), this,
                        [this] { exportView(m_layer_chart, tr("layer chart")); });
+    exports->addAction(tr("&Plan (PNG, SVG, PDF)…"), this,
+                       [this] { exportView(m_plan, tr("plan")); });
     exports->addAction(tr("&Window (PNG, SVG, PDF)…"), this,
                        [this] { exportView(this, tr("window")); });
     exports->addSeparator();
@@ -384,6 +390,7 @@ void MainWindow::onFinished(ResultPtr result) {
     m_timeline->setResult(result);
     m_layer_chart->setResult(result);
     m_summary->setResult(result);
+    m_plan->setScenario(result->settings);
     m_status->setText(tr("%1 layers · computed in %2 ms")
                           .arg(result->prediction.layers.size())
                           .arg(result->compute_ms, 0, 'f', 1));

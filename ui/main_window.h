@@ -25,6 +25,7 @@ namespace iterscope::ui {
 class LayerChartView;
 class LayerFilterModel;
 class LayerTableModel;
+class PlanView;
 class ScalingChartsView;
 class ScenarioPanel;
 class SummaryPanel;
@@ -65,6 +66,7 @@ class MainWindow : public QMainWindow {
     TimelineView* timeline() const { return m_timeline; }
     ScalingChartsView* scalingCharts() const { return m_charts; }
     LayerChartView* layerChart() const { return m_layer_chart; }
+    PlanView* planView() const { return m_plan; }
     LayerTableModel* layerModel() const { return m_model; }
     LayerFilterModel* layerProxy() const { return m_proxy; }
     QTreeView* layerView() const { return m_table; }
@@ -110,6 +112,7 @@ class MainWindow : public QMainWindow {
     TimelineView* m_timeline = nullptr;
     ScalingChartsView* m_charts = nullptr;
     LayerChartView* m_layer_chart = nullptr;
+    PlanView* m_plan = nullptr;
     QTabWidget* m_chart_tabs = nullptr;
     QSplitter* m_vertical = nullptr;
     QSplitter* m_horizontal = nullptr;
