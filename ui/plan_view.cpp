@@ -1,15 +1,18 @@
 #include "plan_view.h"
 
 #include "charts.h"
+#include "plan_points_item.h"
 
-#include <QCursor>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
+#include <QImage>
 #include <QLabel>
 #include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QToolTip>
@@ -18,7 +21,6 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
 
 #include <cmath>
 
@@ -36,10 +38,27 @@ const QColor kGpuColors[] = {
     QColor(0xf7, 0xb6, 0xd2), QColor(0xdb, 0xdb, 0x8d), QColor(0x9e, 0xda, 0xe5)};
 constexpr int kGpuColorCount = sizeof kGpuColors / sizeof kGpuColors[0];
 constexpr double kAxisMargin = 1.5; // room around the extreme points, as a factor on log axes
-constexpr int kWideInputs = 760;
-// Point sets other than a GPU's series, for candidateAt().
-constexpr int kExcludedSet = -1;
-constexpr int kParetoSet = -2; // pixels from which the inputs go three pairs a row
+constexpr int kWideInputs = 760;    // pixels from which the inputs go three pairs a row
+constexpr qreal kPointSize = 7;     // a candidate's marker, pixels
+constexpr qreal kFrontSize = 9;     // a point of the Pareto front
+constexpr qreal kExcludedSize = 5;  // a candidate outside the constraints
+constexpr qreal kCurrentSize = 17;  // the ring around the current scenario
+
+// A marker drawn once at twice its size, stamped on every point (PlanPointsItem).
+QImage markerImage(const QColor& fill, const QColor& border, qreal size, qreal pen = 1) {
+    constexpr qreal kOversample = 2;
+    const int side = static_cast<int>(std::ceil(size * kOversample));
+    QImage image(side, side, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(kOversample);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(border.isValid() ? QPen(border, pen) : QPen(Qt::NoPen));
+    painter.setBrush(fill.isValid() ? QBrush(fill) : QBrush(Qt::NoBrush));
+    const qreal inset = border.isValid() ? pen / 2 : 0;
+    painter.drawEllipse(QRectF(0, 0, size, size).adjusted(inset, inset, -inset, -inset));
+    return image;
+}
 
 QLocale numbers() {
     return QLocale(QLocale::English, QLocale::UnitedStates);
@@ -96,7 +115,7 @@ void PlanView::buildInputs() {
         return s;
     };
     m_epochs = spin(1, 100000, kDefaultEpochs, {}, tr("Passes over the dataset"));
-    m_images = spin(1, 2000000000, static_cast<int>(kImageNetTrainImages), {},
+    m_images = spin(1, 1000000000, static_cast<int>(kImageNetTrainImages), {},
                     tr("Training images per epoch (ImageNet-1k: 1,281,167)"));
     m_max_gpus =
         spin(1, kDefaultPlanMaxGpus, kDefaultPlanMaxGpus, {}, tr("At most this many GPUs in all"));
@@ -106,7 +125,7 @@ void PlanView::buildInputs() {
                           "ImageNet, Goyal et al. 2017)"));
     m_max_batch->setSingleStep(256);
     m_deadline = real(1e6, 2, tr("Train within this many hours"));
-    m_budget = real(1e9, 0, tr("Spend at most this many US dollars (GPUs with a price only)"));
+    m_budget = real(1e8, 0, tr("Spend at most this many US dollars (GPUs with a price only)"));
     m_budget->setPrefix(QStringLiteral("$"));
     m_budget->setSingleStep(100);
     m_prices = new QPushButton(tr("Prices file…"), this);
@@ -166,7 +185,11 @@ void PlanView::layoutInputs(int columns) {
         m_grid->addWidget(m_input_cells[i].second, row, column + 1);
         m_grid->setColumnStretch(column + 1, 1);
     }
-    m_grid->addWidget(m_prices, 0, columns * 2, rows, 1);
+    // Beside the inputs when there is room; under them, right-aligned, in the narrow tab.
+    if (columns >= 3)
+        m_grid->addWidget(m_prices, 0, columns * 2, rows, 1);
+    else
+        m_grid->addWidget(m_prices, rows, 0, 1, columns * 2, Qt::AlignRight);
 }
 
 void PlanView::buildChart() {
@@ -193,26 +216,9 @@ void PlanView::buildChart() {
         s->attachAxis(m_hours);
         s->attachAxis(m_usd);
     };
-    m_excluded = new QScatterSeries;
-    m_excluded->setName(tr("outside the constraints"));
-    m_excluded->setMarkerSize(5);
-    m_excluded->setPen(Qt::NoPen);
-    attach(m_excluded);
     m_pareto = new QLineSeries;
     m_pareto->setName(tr("Pareto front"));
     attach(m_pareto);
-    m_pareto_points = new QScatterSeries;
-    m_pareto_points->setMarkerSize(9);
-    attach(m_pareto_points);
-    // Every point on the chart stands for a candidate: hover and click work on all of them.
-    for (const auto& [series, set] :
-         {std::pair{m_excluded, kExcludedSet}, std::pair{m_pareto_points, kParetoSet}}) {
-        const int which = set;
-        connect(series, &QScatterSeries::hovered, this,
-                [this, which](const QPointF& p, bool state) { onHovered(which, p, state); });
-        connect(series, &QScatterSeries::clicked, this,
-                [this, which](const QPointF& p) { onClicked(which, p); });
-    }
     m_deadline_line = new QLineSeries;
     m_budget_line = new QLineSeries;
     for (QLineSeries* line : {m_deadline_line, m_budget_line}) {
@@ -222,16 +228,14 @@ void PlanView::buildChart() {
         line->setPen(pen);
         attach(line);
     }
-    m_current = new QScatterSeries;
-    m_current->setName(tr("current scenario"));
-    m_current->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_current->setMarkerSize(16);
-    m_current->setBrush(Qt::NoBrush);
-    attach(m_current);
+    // Every candidate's point, thousands of them, in one item (plan_points_item.h).
+    m_points = new PlanPointsItem(m_qchart, m_hours, m_usd);
 
     m_view = new QChartView(m_qchart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(360, 260);
+    m_view->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);
     m_view->setToolTip(tr("Every configuration that fits in memory: time to train against cost. "
                           "Hover over a point for its energy; click it to make it the scenario."));
     auto* layout = static_cast<QVBoxLayout*>(this->layout());
@@ -243,34 +247,25 @@ void PlanView::buildChart() {
 void PlanView::applyTheme() {
     const bool dark = isDarkPalette(palette());
     m_qchart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    // setTheme() resets series colours; these carry meaning.
-    const QColor grey = dark ? QColor(0x55, 0x55, 0x5a) : QColor(0xcf, 0xcf, 0xd4);
-    m_excluded->setColor(grey);
-    m_excluded->setBorderColor(grey);
+    // setTheme() resets series pens; these carry meaning.
     QPen front(dark ? QColor(0xf0, 0xf0, 0xf0) : QColor(0x20, 0x20, 0x20));
     front.setWidthF(2);
     m_pareto->setPen(front);
-    m_pareto_points->setColor(front.color());
-    m_pareto_points->setBorderColor(dark ? Qt::black : Qt::white);
-    QPen ring(dark ? Qt::white : Qt::black);
-    ring.setWidthF(2.5);
-    m_current->setPen(ring);
-    m_current->setBrush(Qt::NoBrush);
     for (QLineSeries* line : {m_deadline_line, m_budget_line}) {
         QPen pen(QColor(0xd6, 0x27, 0x28));
         pen.setStyle(Qt::DashLine);
         pen.setWidthF(1.5);
         line->setPen(pen);
     }
-    // Colours go to the GPUs on the chart in order, so no two of them share one.
-    int colour = 0;
-    for (QScatterSeries* series : m_gpu_series) {
-        if (!series)
-            continue;
-        const QColor c = kGpuColors[colour++ % kGpuColorCount];
-        series->setColor(c);
-        series->setBorderColor(c.darker(130));
-    }
+    m_excluded_marker = markerImage(dark ? QColor(0x55, 0x55, 0x5a) : QColor(0xcf, 0xcf, 0xd4),
+                                    QColor(), kExcludedSize);
+    m_front_marker = markerImage(front.color(), dark ? Qt::black : Qt::white, kFrontSize);
+    m_current_marker = markerImage(QColor(), dark ? Qt::white : Qt::black, kCurrentSize, 2.5);
+    m_gpu_markers.clear();
+    for (int c = 0; c < kGpuColorCount; ++c)
+        m_gpu_markers.push_back(markerImage(kGpuColors[c], kGpuColors[c].darker(130), kPointSize));
+    if (m_plan)
+        redraw();
 }
 
 void PlanView::changeEvent(QEvent* event) {
@@ -327,43 +322,14 @@ void PlanView::requestIfStale() {
 
 void PlanView::onPlan(PlanDataPtr plan) {
     m_error.clear();
-    const bool same_gpus = m_plan && m_plan->request.gpus.size() == plan->request.gpus.size();
     m_plan = std::move(plan);
-    if (!same_gpus) {
-        for (QScatterSeries* s : m_gpu_series)
-            if (s) {
-                m_qchart->removeSeries(s);
-                delete s;
-            }
-        m_gpu_series.assign(m_plan->request.gpus.size(), nullptr);
-    }
-    // One series per GPU with a price, in the GPUs' order so colours stay put.
-    for (std::size_t g = 0; g < m_plan->request.gpus.size(); ++g) {
-        const GpuProfile& gpu = m_plan->request.gpus[g];
-        if (!gpu.usd_per_gpu_hour || m_gpu_series[g])
-            continue;
-        auto* s = new QScatterSeries;
-        s->setName(QString::fromStdString(gpu.id));
-        s->setMarkerSize(7);
-        m_qchart->addSeries(s);
-        s->attachAxis(m_hours);
-        s->attachAxis(m_usd);
-        const int index = static_cast<int>(g);
-        connect(s, &QScatterSeries::hovered, this,
-                [this, index](const QPointF& p, bool state) { onHovered(index, p, state); });
-        connect(s, &QScatterSeries::clicked, this,
-                [this, index](const QPointF& p) { onClicked(index, p); });
-        m_gpu_series[g] = s;
-    }
-    // The front and the current scenario stay on top of the points.
-    for (QAbstractSeries* top :
-         std::initializer_list<QAbstractSeries*>{m_pareto, m_pareto_points, m_current}) {
-        m_qchart->removeSeries(top);
-        m_qchart->addSeries(top);
-        top->attachAxis(m_hours);
-        top->attachAxis(m_usd);
-    }
-    applyTheme();
+    // Colours go to the GPUs with a price in their order, so no two on the chart share one
+    // and each keeps its colour while constraints change.
+    m_gpu_colour.assign(m_plan->request.gpus.size(), -1);
+    int colour = 0;
+    for (std::size_t g = 0; g < m_plan->request.gpus.size(); ++g)
+        if (m_plan->request.gpus[g].usd_per_gpu_hour)
+            m_gpu_colour[g] = colour++ % kGpuColorCount;
     redraw();
 }
 
@@ -385,7 +351,7 @@ void PlanView::setChoices(const PlanChoices& c) {
     const QSignalBlocker b1(m_epochs), b2(m_images), b3(m_max_gpus), b4(m_max_batch),
         b5(m_deadline), b6(m_budget);
     m_epochs->setValue(c.epochs);
-    m_images->setValue(static_cast<int>(std::min<int64_t>(c.dataset_images, 2000000000)));
+    m_images->setValue(static_cast<int>(std::min<int64_t>(c.dataset_images, 1000000000)));
     m_max_gpus->setValue(c.constraints.max_gpus);
     m_max_batch->setValue(static_cast<int>(c.constraints.max_global_batch.value_or(0)));
     m_deadline->setValue(c.constraints.deadline_hours.value_or(0));
@@ -404,21 +370,7 @@ void PlanView::redraw() {
     const PlanChoices c = choices();
     m_chart = planChart(*m_plan, c, plot);
 
-    m_chart_series_of.assign(m_gpu_series.size(), -1);
-    for (std::size_t k = 0; k < m_chart.by_gpu.size(); ++k)
-        m_chart_series_of[static_cast<std::size_t>(m_chart.by_gpu[k].gpu)] = static_cast<int>(k);
-    for (std::size_t g = 0; g < m_gpu_series.size(); ++g) {
-        if (!m_gpu_series[g])
-            continue;
-        const int k = m_chart_series_of[g];
-        m_gpu_series[g]->replace(k >= 0 ? m_chart.by_gpu[static_cast<std::size_t>(k)].points
-                                        : QList<QPointF>{});
-    }
-    updateLegend();
-    m_excluded->replace(m_chart.excluded);
     m_pareto->replace(m_chart.pareto);
-    m_pareto_points->replace(m_chart.pareto);
-
     const double x0 = m_chart.min_hours / kAxisMargin, x1 = m_chart.max_hours * kAxisMargin;
     const double y0 = m_chart.min_usd / kAxisMargin, y1 = m_chart.max_usd * kAxisMargin;
     if (m_hours->min() != x0 || m_hours->max() != x1)
@@ -433,24 +385,40 @@ void PlanView::redraw() {
     m_deadline_line->replace(deadline);
     m_budget_line->replace(budget);
 
-    QList<QPointF> current;
+    // The layers, bottom to top: outside the constraints, each GPU, the front, the current
+    // scenario. A hit reports the candidate's index.
+    std::vector<PlanPointsItem::Layer> layers;
+    layers.push_back({m_excluded_marker, m_chart.excluded, m_chart.excluded_candidates});
+    for (const PlanChart::Series& series : m_chart.by_gpu) {
+        const int colour = m_gpu_colour[static_cast<std::size_t>(series.gpu)];
+        layers.push_back({m_gpu_markers[static_cast<std::size_t>(std::max(colour, 0))],
+                          series.points, series.candidates});
+    }
+    layers.push_back({m_front_marker, m_chart.pareto, m_chart.selection.pareto});
+    PlanPointsItem::Layer current{m_current_marker, {}, {}};
     if (const auto i = candidateFor(*m_plan, m_settings)) {
         const PlanPoint p = retimed(m_plan->candidates[*i], m_chart.scale);
-        if (p.cost_usd)
-            current.append(QPointF(p.hours, *p.cost_usd));
+        if (p.cost_usd) {
+            current.points.append(QPointF(p.hours, *p.cost_usd));
+            current.ids.push_back(*i);
+        }
     }
-    m_current->replace(current);
+    layers.push_back(std::move(current));
+    m_points->setLayers(std::move(layers));
+    updateLegend();
     updateSummary();
     emit redrawn();
 }
 
 void PlanView::updateLegend() {
     QString html;
-    for (std::size_t g = 0; g < m_gpu_series.size(); ++g)
-        if (m_gpu_series[g] && m_chart_series_of[g] >= 0)
-            html +=
-                QStringLiteral("<span style='color:%1'>&#9679;</span>&nbsp;%2 &nbsp; ")
-                    .arg(m_gpu_series[g]->color().name(), m_gpu_series[g]->name().toHtmlEscaped());
+    for (const PlanChart::Series& series : m_chart.by_gpu)
+        html += QStringLiteral("<span style='color:%1'>&#9679;</span>&nbsp;%2 &nbsp; ")
+                    .arg(kGpuColors[std::max(m_gpu_colour[static_cast<std::size_t>(series.gpu)], 0)]
+                             .name(),
+                         QString::fromStdString(
+                             m_plan->request.gpus[static_cast<std::size_t>(series.gpu)].id)
+                             .toHtmlEscaped());
     html += tr("<i>&#9679;&#8212;&#9679; Pareto front · &#9711; current scenario · grey: outside "
                "the constraints · dashed: deadline, budget</i>");
     m_legend->setText(html);
@@ -512,8 +480,9 @@ void PlanView::updateSummary() {
             QStringList ids;
             for (const int g : m_chart.unpriced_gpus)
                 ids << QString::fromStdString(m_plan->request.gpus[static_cast<std::size_t>(g)].id);
-            notes << tr("%n GPU(s) without a price not shown", nullptr,
-                        static_cast<int>(ids.size()));
+            notes << (ids.size() == 1
+                          ? tr("1 GPU without a price is not shown")
+                          : tr("%1 GPUs without a price are not shown").arg(ids.size()));
             details += tr("<p>No public on-demand price is shipped for %1, so they cannot be "
                           "placed on the cost axis: a prices file can give them one "
                           "(docs/planning.md).</p>")
@@ -531,57 +500,60 @@ void PlanView::updateSummary() {
     m_summary->setToolTip(details);
 }
 
-std::optional<std::size_t> PlanView::candidateAt(int set, const QPointF& point) const {
-    // Which points the series holds: a GPU's, the excluded ones or the front's.
-    const QList<QPointF>* points = nullptr;
-    const std::vector<std::size_t>* candidates = nullptr;
-    if (set == kExcludedSet) {
-        points = &m_chart.excluded;
-        candidates = &m_chart.excluded_candidates;
-    } else if (set == kParetoSet) {
-        points = &m_chart.pareto;
-        candidates = &m_chart.selection.pareto;
-    } else if (set >= 0 && static_cast<std::size_t>(set) < m_chart_series_of.size()) {
-        const int k = m_chart_series_of[static_cast<std::size_t>(set)];
-        if (k < 0)
-            return std::nullopt;
-        points = &m_chart.by_gpu[static_cast<std::size_t>(k)].points;
-        candidates = &m_chart.by_gpu[static_cast<std::size_t>(k)].candidates;
-    } else {
+std::optional<std::size_t> PlanView::candidateUnder(const QPoint& viewport_position) const {
+    if (!m_plan)
         return std::nullopt;
-    }
-    // The signal hands back the point's own coordinates; the nearest in log space is it.
-    std::optional<std::size_t> best;
-    double best_distance = INFINITY;
-    for (qsizetype i = 0; i < points->size(); ++i) {
-        const QPointF& q = (*points)[i];
-        const double dx = std::log10(q.x() / point.x());
-        const double dy = std::log10(q.y() / point.y());
-        const double d = dx * dx + dy * dy;
-        if (d < best_distance) {
-            best_distance = d;
-            best = (*candidates)[static_cast<std::size_t>(i)];
-        }
-    }
-    return best;
+    const QPointF at = m_points->mapFromScene(m_view->mapToScene(viewport_position));
+    const auto hit = m_points->pointAt(at);
+    if (!hit)
+        return std::nullopt;
+    const auto& ids = m_points->layers()[static_cast<std::size_t>(hit->first)].ids;
+    return ids[static_cast<std::size_t>(hit->second)];
 }
 
-void PlanView::onHovered(int gpu, const QPointF& point, bool state) {
-    if (!state || !m_plan) {
+bool PlanView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != m_view->viewport())
+        return QWidget::eventFilter(watched, event);
+    switch (event->type()) {
+    case QEvent::MouseMove: {
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        const auto i = candidateUnder(mouse->position().toPoint());
+        if (i == m_hovered)
+            break;
+        m_hovered = i;
+        if (i)
+            QToolTip::showText(
+                mouse->globalPosition().toPoint(),
+                describeCandidate(*m_plan, retimed(m_plan->candidates[*i], m_chart.scale)) +
+                    tr("<br><i>Click to make it the scenario.</i>"),
+                m_view);
+        else
+            QToolTip::hideText();
+        break;
+    }
+    case QEvent::Leave:
+        m_hovered.reset();
         QToolTip::hideText();
-        return;
+        break;
+    case QEvent::ToolTip:
+        // The view's own tooltip would replace a point's.
+        if (m_hovered)
+            return true;
+        break;
+    case QEvent::MouseButtonPress: {
+        const auto* mouse = static_cast<QMouseEvent*>(event);
+        if (mouse->button() != Qt::LeftButton)
+            break;
+        if (const auto i = candidateUnder(mouse->position().toPoint())) {
+            emit scenarioChosen(scenarioForCandidate(*i));
+            return true;
+        }
+        break;
     }
-    if (const auto i = candidateAt(gpu, point))
-        QToolTip::showText(
-            QCursor::pos(),
-            describeCandidate(*m_plan, retimed(m_plan->candidates[*i], m_chart.scale)) +
-                tr("<br><i>Click to make it the scenario.</i>"),
-            m_view);
-}
-
-void PlanView::onClicked(int gpu, const QPointF& point) {
-    if (const auto i = candidateAt(gpu, point))
-        emit scenarioChosen(scenarioForCandidate(*i));
+    default:
+        break;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 ScenarioSettings PlanView::scenarioForCandidate(std::size_t candidate) const {

@@ -7,6 +7,7 @@
 
 #include "plan_model.h"
 
+#include <QImage>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -18,11 +19,12 @@ class QLabel;
 class QLineSeries;
 class QLogValueAxis;
 class QPushButton;
-class QScatterSeries;
 class QSpinBox;
 QT_END_NAMESPACE
 
 namespace iterscope::ui {
+
+class PlanPointsItem;
 
 class PlanView : public QWidget {
     Q_OBJECT
@@ -50,6 +52,7 @@ class PlanView : public QWidget {
     const PlanDataPtr& plan() const { return m_plan; }
     const PlanChart& chartData() const { return m_chart; }
     QChartView* chartView() const { return m_view; }
+    PlanPointsItem* points() const { return m_points; }
     QLabel* summary() const { return m_summary; }
     // The scenario a candidate stands for (what a click on it chooses).
     ScenarioSettings scenarioForCandidate(std::size_t candidate) const;
@@ -63,6 +66,7 @@ class PlanView : public QWidget {
     void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void buildInputs();
@@ -74,9 +78,8 @@ class PlanView : public QWidget {
     void updateSummary();
     void updateLegend();
     void applyTheme();
-    std::optional<std::size_t> candidateAt(int series, const QPointF& point) const;
-    void onHovered(int series, const QPointF& point, bool state);
-    void onClicked(int series, const QPointF& point);
+    // The candidate under a point of the chart view's viewport, if any.
+    std::optional<std::size_t> candidateUnder(const QPoint& viewport_position) const;
 
     PlanRunner* m_runner = nullptr;
     PlanInputs m_inputs;
@@ -84,6 +87,7 @@ class PlanView : public QWidget {
     PlanDataPtr m_plan;
     PlanChart m_chart;
     QString m_error;
+    std::optional<std::size_t> m_hovered;
 
     QSpinBox* m_epochs = nullptr;
     QSpinBox* m_images = nullptr;
@@ -102,12 +106,11 @@ class PlanView : public QWidget {
     QChartView* m_view = nullptr;
     QLogValueAxis* m_hours = nullptr;
     QLogValueAxis* m_usd = nullptr;
-    std::vector<QScatterSeries*> m_gpu_series; // one per GPU of the plan, by GPU index
-    std::vector<int> m_chart_series_of;        // m_gpu_series index -> m_chart.by_gpu index
-    QScatterSeries* m_excluded = nullptr;
+    PlanPointsItem* m_points = nullptr;
+    std::vector<int> m_gpu_colour;     // by GPU index: index into the palette, -1 without a price
+    std::vector<QImage> m_gpu_markers; // by palette index
+    QImage m_excluded_marker, m_front_marker, m_current_marker;
     QLineSeries* m_pareto = nullptr;
-    QScatterSeries* m_pareto_points = nullptr;
-    QScatterSeries* m_current = nullptr;
     QLineSeries* m_deadline_line = nullptr;
     QLineSeries* m_budget_line = nullptr;
 };

@@ -98,7 +98,7 @@ const CommandRegistration registration{
             ->check(CLI::Range(int64_t{1}, int64_t{100000}));
         cmd->add_option("--dataset-images", plan.dataset_images,
                         "Plan: training images per epoch (default 1,281,167)")
-            ->check(CLI::Range(int64_t{1}, int64_t{2000000000}));
+            ->check(CLI::Range(int64_t{1}, int64_t{1000000000}));
         cmd->add_option("--max-gpus", plan.max_gpus, "Plan: at most this many GPUs")
             ->check(CLI::Range(int64_t{1}, int64_t{1024}));
         cmd->add_option("--max-global-batch", plan.max_global_batch,

@@ -3,6 +3,7 @@
 // energy, clicking a point makes it the scenario, and the tab exports like the other charts.
 #include "exporters.h"
 #include "main_window.h"
+#include "plan_points_item.h"
 #include "plan_view.h"
 #include "scenario_panel.h"
 
@@ -13,11 +14,13 @@
 #include <QApplication>
 #include <QFile>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 
@@ -189,18 +192,23 @@ class TestPlanView : public QObject {
         QVERIFY(!view->isBusy());
         QApplication::processEvents();
 
-        // A point of the first GPU's series, far from the current scenario's ring.
+        // A point of the first GPU's layer, clicked where the chart draws it.
         const PlanChart& chart = view->chartData();
         QVERIFY(!chart.by_gpu.empty());
         QChart* qchart = view->chartView()->chart();
-        QAbstractSeries* series = nullptr;
-        for (QAbstractSeries* s : qchart->series())
-            if (s->name().toStdString() ==
-                m_plan->request.gpus[static_cast<std::size_t>(chart.by_gpu.front().gpu)].id)
-                series = s;
-        QVERIFY(series);
+        PlanPointsItem* points = view->points();
         const QPointF data = chart.by_gpu.front().points.back();
-        const QPoint at = view->chartView()->mapFromScene(qchart->mapToPosition(data, series));
+        const auto place = [&](const QPointF& value) {
+            return view->chartView()->mapFromScene(points->mapToScene(points->positionOf(value)));
+        };
+        const QPoint at = place(data);
+        QVERIFY(qchart->plotArea().contains(points->positionOf(data)));
+        // Hovering shows what the point is, energy included.
+        QWidget* viewport = view->chartView()->viewport();
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), viewport->mapToGlobal(QPointF(at)),
+                         Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(viewport, &move);
+        QTRY_VERIFY(QToolTip::text().contains(QStringLiteral("kWh")));
         QSignalSpy chosen(view, &PlanView::scenarioChosen);
         QTest::mouseClick(view->chartView()->viewport(), Qt::LeftButton, {}, at);
         QCOMPARE(chosen.count(), 1);
@@ -209,8 +217,7 @@ class TestPlanView : public QObject {
         const auto i = candidateFor(*m_plan, picked);
         QVERIFY(i.has_value());
         const PlanPoint& p = m_plan->candidates[*i];
-        const QPoint drawn = view->chartView()->mapFromScene(
-            qchart->mapToPosition(QPointF(p.hours, *p.cost_usd), series));
+        const QPoint drawn = place(QPointF(p.hours, *p.cost_usd));
         QVERIFY((drawn - at).manhattanLength() <= 8);
         // ...and it became the window's scenario.
         QVERIFY(w.waitForResult());
