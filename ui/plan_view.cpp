@@ -285,6 +285,8 @@ void PlanView::resizeEvent(QResizeEvent* event) {
 
 void PlanView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
+    if (m_marker_stale)
+        updateCurrentMarker();
     requestIfStale();
 }
 
@@ -299,7 +301,35 @@ void PlanView::setScenario(const ScenarioSettings& settings) {
         if (isVisible())
             requestIfStale();
     }
-    redraw(); // the current scenario's marker moves
+    // Every result of a slider drag lands here: only the current scenario's ring moves, and
+    // a hidden tab moves it when shown.
+    if (isVisible())
+        updateCurrentMarker();
+    else
+        m_marker_stale = true;
+}
+
+PlanPointsItem::Layer PlanView::currentLayer() const {
+    PlanPointsItem::Layer current{m_current_marker, {}, {}};
+    if (!m_plan)
+        return current;
+    if (const auto i = candidateFor(*m_plan, m_settings)) {
+        const PlanPoint p = retimed(m_plan->candidates[*i], m_chart.scale);
+        if (p.cost_usd) {
+            current.points.append(QPointF(p.hours, *p.cost_usd));
+            current.ids.push_back(*i);
+        }
+    }
+    return current;
+}
+
+void PlanView::updateCurrentMarker() {
+    m_marker_stale = false;
+    std::vector<PlanPointsItem::Layer> layers = m_points->layers();
+    if (!m_plan || layers.empty())
+        return;
+    layers.back() = currentLayer(); // the ring is the top layer
+    m_points->setLayers(std::move(layers));
 }
 
 void PlanView::setPricesFile(const QString& path) {
@@ -395,16 +425,9 @@ void PlanView::redraw() {
                           series.points, series.candidates});
     }
     layers.push_back({m_front_marker, m_chart.pareto, m_chart.selection.pareto});
-    PlanPointsItem::Layer current{m_current_marker, {}, {}};
-    if (const auto i = candidateFor(*m_plan, m_settings)) {
-        const PlanPoint p = retimed(m_plan->candidates[*i], m_chart.scale);
-        if (p.cost_usd) {
-            current.points.append(QPointF(p.hours, *p.cost_usd));
-            current.ids.push_back(*i);
-        }
-    }
-    layers.push_back(std::move(current));
+    layers.push_back(currentLayer());
     m_points->setLayers(std::move(layers));
+    m_marker_stale = false;
     updateLegend();
     updateSummary();
     emit redrawn();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "plan_model.h"
+#include "plan_points_item.h"
 
 #include <QImage>
 #include <QWidget>
@@ -23,8 +24,6 @@ class QSpinBox;
 QT_END_NAMESPACE
 
 namespace iterscope::ui {
-
-class PlanPointsItem;
 
 class PlanView : public QWidget {
     Q_OBJECT
@@ -77,6 +76,8 @@ class PlanView : public QWidget {
     void redraw();
     void updateSummary();
     void updateLegend();
+    PlanPointsItem::Layer currentLayer() const;
+    void updateCurrentMarker();
     void applyTheme();
     // The candidate under a point of the chart view's viewport, if any.
     std::optional<std::size_t> candidateUnder(const QPoint& viewport_position) const;
@@ -88,6 +89,7 @@ class PlanView : public QWidget {
     PlanChart m_chart;
     QString m_error;
     std::optional<std::size_t> m_hovered;
+    bool m_marker_stale = false;
 
     QSpinBox* m_epochs = nullptr;
     QSpinBox* m_images = nullptr;

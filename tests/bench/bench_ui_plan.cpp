@@ -106,7 +106,8 @@ int main(int argc, char** argv) {
                 rounds);
     std::printf("    planChart() (selection and thinning, no drawing): median %.1f ms\n",
                 model_ms[model_ms.size() / 2]);
-    std::printf("    of which: re-selected and the points handed to the chart: median %.1f ms; chart painted: "
+    std::printf("    of which: re-selected and the points handed to the chart: median %.1f ms; "
+                "chart painted: "
                 "median %.1f ms\n",
                 selected[selected.size() / 2], chart_painted[chart_painted.size() / 2]);
     return 0;
