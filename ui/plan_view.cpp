@@ -234,7 +234,7 @@ void PlanView::buildChart() {
     m_view = new QChartView(m_qchart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(360, 260);
-    m_view->setMouseTracking(true);
+    m_view->viewport()->setMouseTracking(true); // hovers without a button pressed
     m_view->viewport()->installEventFilter(this);
     m_view->setToolTip(tr("Every configuration that fits in memory: time to train against cost. "
                           "Hover over a point for its energy; click it to make it the scenario."));
