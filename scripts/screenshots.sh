@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gui=${ITERSCOPE_GUI:-build/release/app/iterscope}
+cli=${ITERSCOPE_CLI:-build/release/app/iterscope-cli}
 out=docs/screenshots
 onnx=tests/data/onnx/mobilenet_v2.structure.onnx # PyTorch export: long module-path names
 shot() { local file=$1; shift; QT_QPA_PLATFORM=offscreen QT_FONT_DPI=96 "$gui" "$@" --screenshot "$out/$file"; }
@@ -22,4 +23,7 @@ shot desktop-1920x1080.png --window-size 1920x1080 --network resnet152
 shot dark.png --dark --window-size 1366x768 --load-session "$out/compare.iterscope"
 # A doubtful choice said beside the answer: TF32 on a V100, which has no TF32 cores.
 shot caveat.png --window-size 1280x720 --precision tf32
+# The Plan tab on its own (it shares the narrow chart tab in the window).
+QT_QPA_PLATFORM=offscreen "$cli" export-chart --kind plan --network resnet50 --scale 1 \
+    --max-global-batch 8192 --deadline-hours 2 --budget-usd 400 --out "$out/plan.png"
 echo "wrote $(ls "$out"/*.png | wc -l) screenshots to $out"

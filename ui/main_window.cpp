@@ -6,6 +6,7 @@
 #include "charts.h"
 #include "layer_chart.h"
 #include "layer_table_model.h"
+#include "plan_view.h"
 #include "recent_files.h"
 #include "scenario_history.h"
 #include "scenario_panel.h"
@@ -175,6 +176,7 @@ void MainWindow::onFinished(ResultPtr result) {
     m_timeline->setResult(result);
     m_layer_chart->setResult(result);
     m_summary->setResult(result);
+    m_plan->setScenario(result->settings);
     m_status->setText(tr("%1 layers · computed in %2 ms")
                           .arg(result->prediction.layers.size())
                           .arg(result->compute_ms, 0, 'f', 1));

@@ -32,6 +32,7 @@ namespace iterscope::ui {
 class LayerChartView;
 class LayerFilterModel;
 class LayerTableModel;
+class PlanView;
 class RecentFiles;
 class ScalingChartsView;
 class ScenarioHistory;
@@ -97,6 +98,7 @@ class MainWindow : public QMainWindow {
     TimelineView* timeline() const { return m_timeline; }
     ScalingChartsView* scalingCharts() const { return m_charts; }
     LayerChartView* layerChart() const { return m_layer_chart; }
+    PlanView* planView() const { return m_plan; }
     LayerTableModel* layerModel() const { return m_model; }
     LayerFilterModel* layerProxy() const { return m_proxy; }
     QTreeView* layerView() const { return m_table; }
@@ -167,6 +169,7 @@ class MainWindow : public QMainWindow {
     TimelineView* m_timeline = nullptr;
     ScalingChartsView* m_charts = nullptr;
     LayerChartView* m_layer_chart = nullptr;
+    PlanView* m_plan = nullptr;
     QTabWidget* m_view_tabs = nullptr;
     QSplitter* m_vertical = nullptr;
     QSplitter* m_horizontal = nullptr;

@@ -74,6 +74,9 @@ void MainWindow::createActions() {
     named(exports->addAction(tr("&Costliest Layers Chart (PNG, SVG, PDF)…"), this,
                              [this] { exportView(m_layer_chart, tr("layer chart")); }),
           "actionExportLayers");
+    named(exports->addAction(tr("&Plan (PNG, SVG, PDF)…"), this,
+                             [this] { exportView(m_plan, tr("plan")); }),
+          "actionExportPlan");
     named(exports->addAction(tr("&Window (PNG, SVG, PDF)…"), this,
                              [this] { exportView(this, tr("window")); }),
           "actionExportWindow");

@@ -3,15 +3,19 @@
 // dialog gives the file the chosen type's suffix, and open tells a session by its content.
 #include "main_window.h"
 
+#include "plan_view.h"
+
 #include "charts.h"
 #include "exporters.h"
 #include "file_dialogs.h"
 #include "layer_chart.h"
 #include "layer_table_model.h"
+#include "plan_view.h"
 #include "recent_files.h"
 #include "scenario_panel.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -23,6 +27,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -238,6 +243,18 @@ bool MainWindow::exportViewTo(QWidget* view, const QString& path, QString* error
             view = stand_in.get();
         }
     }
+    // The plan's scatter is laid out only while its tab shows: bring it forward for the
+    // export and put the user's tab back after.
+    QWidget* shown = m_view_tabs->currentWidget();
+    const bool swap = view == m_plan && shown != m_plan;
+    if (swap) {
+        m_view_tabs->setCurrentWidget(m_plan);
+        QCoreApplication::processEvents();
+    }
+    const auto restore = qScopeGuard([&] {
+        if (swap)
+            m_view_tabs->setCurrentWidget(shown);
+    });
     ExportOptions options;
     options.title = m_result ? m_result->settings.label() : QString();
     // A chart in a report names its scenario; the window has it in its title already.

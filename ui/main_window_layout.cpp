@@ -8,6 +8,7 @@
 #include "layer_chart.h"
 #include "layer_table_model.h"
 #include "plain_text_delegate.h"
+#include "plan_view.h"
 #include "scenario_panel.h"
 #include "summary_panel.h"
 #include "timeline_view.h"
@@ -67,6 +68,10 @@ void MainWindow::createViews() {
                tr("Throughput and scaling efficiency against GPU count and batch per GPU"));
     addViewTab(m_layer_chart, tr("Costliest layers"),
                tr("The layers with the most forward + backward time"));
+    m_plan = new PlanView;
+    addViewTab(m_plan, tr("Plan"),
+               tr("Time to train, cost and energy of every configuration, with the Pareto front"));
+    connect(m_plan, &PlanView::scenarioChosen, this, &MainWindow::setScenario);
 
     m_horizontal = new QSplitter(Qt::Horizontal);
     m_horizontal->setObjectName(QStringLiteral("horizontalSplitter"));

@@ -6,6 +6,7 @@
 #include "exporters.h"
 #include "layer_chart.h"
 #include "main_window.h"
+#include "plan_view.h"
 #include "predictor.h"
 #include "settings_from_choices.h"
 #include "timeline_view.h"
@@ -58,8 +59,32 @@ void render(const ChartRenderRequest& request) {
         layers->setResult(result);
         layers->resize(1100, 640);
         widget = std::move(layers);
+    } else if (kind == "plan") {
+        auto plan = std::make_unique<ui::PlanView>();
+        plan->setScenario(settings);
+        if (const PlanChartRequest* p = request.plan) {
+            ui::PlanChoices c = plan->choices();
+            if (p->epochs > 0)
+                c.epochs = static_cast<int>(p->epochs);
+            if (p->dataset_images > 0)
+                c.dataset_images = p->dataset_images;
+            if (p->max_gpus > 0)
+                c.constraints.max_gpus = static_cast<int>(p->max_gpus);
+            if (p->max_global_batch > 0)
+                c.constraints.max_global_batch = p->max_global_batch;
+            if (p->deadline_hours > 0)
+                c.constraints.deadline_hours = p->deadline_hours;
+            if (p->budget_usd > 0)
+                c.constraints.budget_usd = p->budget_usd;
+            plan->setChoices(c);
+            plan->setPricesFile(QString::fromUtf8(p->prices));
+        }
+        plan->setPlan(ui::computePlan(plan->inputs(), cache));
+        plan->resize(1300, 860);
+        widget = std::move(plan);
     } else {
-        throw InputError("--kind: unknown chart '" + kind + "' (scaling, timeline or layers)");
+        throw InputError("--kind: unknown chart '" + kind +
+                         "' (scaling, timeline, layers or plan)");
     }
     widget->setAttribute(Qt::WA_DontShowOnScreen);
     widget->show();

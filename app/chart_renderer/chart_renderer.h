@@ -6,15 +6,28 @@
 #include "options/scenario_options.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace iterscope {
 
+// The plan's training length and constraints, for kind "plan" (0 or "": the default).
+struct PlanChartRequest {
+    int64_t epochs = 0;
+    int64_t dataset_images = 0;
+    int64_t max_gpus = 0;
+    int64_t max_global_batch = 0;
+    double deadline_hours = 0;
+    double budget_usd = 0;
+    const char* prices = "";
+};
+
 struct ChartRenderRequest {
     const ScenarioFlags* flags = nullptr;
-    const char* kind = "scaling"; // scaling, timeline or layers
+    const char* kind = "scaling"; // scaling, timeline, layers or plan
     const char* out = "";         // .png, .svg or .pdf
     double scale = 2;             // PNG pixels per widget pixel
+    const PlanChartRequest* plan = nullptr; // kind "plan" only; null: the defaults
 };
 
 // The module's one entry point, looked up by kChartRendererSymbol. Returns 0 on success;

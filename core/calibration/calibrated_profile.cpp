@@ -139,6 +139,12 @@ std::string gpuProfileToJson(const GpuProfile& g, const Measurement* m) {
     j["nvlink_links"] = g.nvlink_links;
     j["nvlink_gbps_per_link"] = g.nvlink_gbps_per_link;
     j["tdp_watts"] = g.tdp_watts;
+    j["form_factor"] = g.form_factor;
+    if (g.usd_per_gpu_hour) {
+        j["usd_per_gpu_hour"] = *g.usd_per_gpu_hour;
+        j["price_source"] = g.price_source;
+        j["price_date"] = g.price_date;
+    }
     if (g.calibrated) {
         nlohmann::ordered_json measured;
         measured["memory_bandwidth_gbps"] = round3(g.measured_memory_bandwidth_gbps);

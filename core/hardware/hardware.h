@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,14 @@ struct GpuProfile {
     double tf32_gemm_efficiency = 0.85;
     double dram_efficiency = 0.9;
     double legacy_tensor_fraction = 1.0;
+    // How the board mounts: "pcie" (a card in a slot) or "sxm" (a module on a vendor's
+    // baseboard). Decides which generic systems can hold it (core/plan/compatibility.h).
+    std::string form_factor = "pcie";
+    // A public on-demand cloud price per GPU-hour, where one was found; prices move, so the
+    // source and the day it was read travel with it. Empty: no shipped price.
+    std::optional<double> usd_per_gpu_hour;
+    std::string price_source;
+    std::string price_date; // YYYY-MM-DD
     // Set by the calibrator: measured peaks replace spec-sheet ones when non-zero.
     bool calibrated = false;
     double measured_memory_bandwidth_gbps = 0;
@@ -88,6 +97,13 @@ struct SystemProfile {
     // the images of runs on real data (docs/model.md section 3). 0: not known.
     int cpu_cores_per_node = 0;
     int cpu_threads_per_node = 0;
+    // Power of one node without its GPUs (CPUs, memory, NICs, switches, fans), for the
+    // planner's energy; 0: not known.
+    double host_watts_per_node = 0;
+    // Which GPU profiles the system takes (core/plan/compatibility.h): the ids listed here;
+    // else default_gpu when set; else any GPU of form factor gpu_form_factor.
+    std::vector<std::string> compatible_gpus;
+    std::string gpu_form_factor = "pcie";
 };
 
 // A framework + cuDNN generation. A handful of fitted parameters, never per network or

@@ -120,6 +120,17 @@ bool isValidId(const std::string& id) {
     });
 }
 
+bool isIsoDate(const std::string& s) {
+    if (s.size() != 10 || s[4] != '-' || s[7] != '-')
+        return false;
+    for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u})
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    const int month = (s[5] - '0') * 10 + (s[6] - '0');
+    const int day = (s[8] - '0') * 10 + (s[9] - '0');
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
 bool looksLikePath(const std::string& id_or_path) {
     return id_or_path.find('/') != std::string::npos ||
            (id_or_path.size() > 5 && id_or_path.ends_with(".json"));

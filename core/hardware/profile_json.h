@@ -27,6 +27,9 @@ nlohmann::json parseText(const std::string& text, const std::string& file);
 // An id is lower-case letters, digits, '.', '-' and '_' ("aws-p2.8xlarge").
 bool isValidId(const std::string& id);
 
+// "2026-11-09": a day written YYYY-MM-DD (prices carry the day they were read).
+bool isIsoDate(const std::string& text);
+
 // An argument with a '/' or ending in ".json" is a path; anything else is an id naming
 // profilesDir()/<subdir>/<id>.json. `kind` ("GPU") words the error for an unknown id.
 bool looksLikePath(const std::string& id_or_path);

@@ -48,6 +48,15 @@ void checkIdMatchesFile(profile_json::Fields& f, const std::string& id,
                          profile_json::quoted(requested));
 }
 
+// "pcie" unless the file says otherwise: a profile written before the field existed is
+// almost always a card.
+std::string formFactor(profile_json::Fields& f, const std::string& key) {
+    const std::string v = f.text(key, "pcie", 16);
+    if (v != "pcie" && v != "sxm")
+        f.fail(key, "must be \"pcie\" or \"sxm\", got " + profile_json::quoted(v));
+    return v;
+}
+
 GpuProfile parseGpu(const json& doc, const std::string& file, const std::string& requested) {
     profile_json::Fields f(file, doc);
     f.header("iterscope-gpu", 1);
@@ -90,6 +99,21 @@ GpuProfile parseGpu(const json& doc, const std::string& file, const std::string&
                                                           : "must be 0 when nvlink_links is 0");
     g.tdp_watts = f.number("tdp_watts", 0, 10000);
     g.compute_capability = f.number("compute_capability", 1, 100, 0);
+    g.form_factor = formFactor(f, "form_factor");
+    if (f.has("usd_per_gpu_hour")) {
+        g.usd_per_gpu_hour = f.number("usd_per_gpu_hour", 0, 10000);
+        g.price_source = f.text("price_source", 4096);
+        g.price_date = f.text("price_date", 16);
+        if (g.price_source.empty())
+            f.fail("price_source", "must say where usd_per_gpu_hour comes from");
+        if (!profile_json::isIsoDate(g.price_date))
+            f.fail("price_date", "must be the day the price was read, YYYY-MM-DD, got " +
+                                     profile_json::quoted(g.price_date));
+    } else {
+        for (const char* key : {"price_source", "price_date"})
+            if (f.has(key))
+                f.fail(key, "only with usd_per_gpu_hour");
+    }
 
     if (const json* measured = f.object("measured", false)) {
         profile_json::Fields m(file, *measured, "measured.");
@@ -200,6 +224,17 @@ SystemProfile parseSystem(const json& doc, const std::string& file, const std::s
             f.fail("nics_per_node", "must be at least 1 when there is a network");
         if (s.nic_gbps <= 0)
             f.fail("nic_gbps", "must be positive when there is a network");
+    }
+    s.host_watts_per_node = f.number("host_watts_per_node", 0, 1e6, 0);
+    s.gpu_form_factor = formFactor(f, "gpu_form_factor");
+    if (const json* gpus = f.array("compatible_gpus", false)) {
+        for (std::size_t i = 0; i < gpus->size(); ++i) {
+            const json& id = (*gpus)[i];
+            const std::string field = "compatible_gpus[" + std::to_string(i) + "]";
+            if (!id.is_string() || !profile_json::isValidId(id.get<std::string>()))
+                f.fail(field, "must be a GPU profile id");
+            s.compatible_gpus.push_back(id.get<std::string>());
+        }
     }
     f.finish();
     return s;

@@ -1,6 +1,8 @@
-// libFuzzer target: the GPU and system profile readers on the same bytes. Anything but an
+// libFuzzer target: the GPU and system profile readers and the planner's prices file reader
+// on the same bytes. Anything but an
 // InputError escaping, a crash, a hang or a huge allocation is a finding.
 #include "hardware/profile_loader.h"
+#include "plan/prices.h"
 #include "util/error.h"
 
 #include <cstddef>
@@ -17,6 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         const iterscope::SystemProfile system = iterscope::parseSystemProfile(text, "fuzz.json");
         (void)iterscope::systemSummary(system);
+    } catch (const iterscope::InputError&) {
+    }
+    try {
+        (void)iterscope::parsePriceOverrides(text, "fuzz.json");
     } catch (const iterscope::InputError&) {
     }
     return 0;
