@@ -6,6 +6,7 @@
 #include "charts.h"
 #include "help_viewer.h"
 #include "layer_chart.h"
+#include "plan_view.h"
 #include "recent_files.h"
 #include "scenario_history.h"
 #include "timeline_view.h"

@@ -246,9 +246,10 @@ bool MainWindow::exportViewTo(QWidget* view, const QString& path, QString* error
     // The plan's scatter is laid out only while its tab shows: bring it forward for the
     // export and put the user's tab back after.
     QWidget* shown = m_view_tabs->currentWidget();
-    const bool swap = view == m_plan && shown != m_plan;
+    QWidget* plan_page = m_view_tabs->findChild<QWidget*>(QStringLiteral("planPage"));
+    const bool swap = view == m_plan && plan_page && shown != plan_page;
     if (swap) {
-        m_view_tabs->setCurrentWidget(m_plan);
+        m_view_tabs->setCurrentWidget(plan_page);
         QCoreApplication::processEvents();
     }
     const auto restore = qScopeGuard([&] {

@@ -69,7 +69,15 @@ void MainWindow::createViews() {
     addViewTab(m_layer_chart, tr("Costliest layers"),
                tr("The layers with the most forward + backward time"));
     m_plan = new PlanView;
-    addViewTab(m_plan, tr("Plan"),
+    // The plan's inputs are wider than a laptop leaves for the chart tabs: it scrolls
+    // sideways there rather than taking width from the layer table.
+    auto* plan_page = new QScrollArea;
+    plan_page->setObjectName(QStringLiteral("planPage"));
+    plan_page->setWidget(m_plan);
+    plan_page->setWidgetResizable(true);
+    plan_page->setFrameShape(QFrame::NoFrame);
+    plan_page->setMinimumWidth(0);
+    addViewTab(plan_page, tr("Plan"),
                tr("Time to train, cost and energy of every configuration, with the Pareto front"));
     connect(m_plan, &PlanView::scenarioChosen, this, &MainWindow::setScenario);
 

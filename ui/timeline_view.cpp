@@ -23,6 +23,8 @@ int rowKind(const TimelineEvent& e) {
     case Stream::Input:
         return 0;
     case Stream::Compute:
+        if (e.kind == EventKind::StragglerWait || e.kind == EventKind::InputWait)
+            return 4; // idle time that ends the step, drawn beside the update
         return e.kind == EventKind::Backward ? 2 : 1;
     case Stream::Communication:
         return 3;

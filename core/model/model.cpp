@@ -282,6 +282,7 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
         std::max(update_start + p.update_ms, sw.overlap_input ? p.input_ms : 0.0);
     if (exchange.active && s.totalGpus() > 1 && sw.sync_jitter > 0) {
         p.straggler_ms = gpu_iteration_ms * sw.sync_jitter * expectedMaxOfNormals(s.totalGpus());
+        timeline.add(Stream::Compute, EventKind::StragglerWait, gpu_iteration_ms, p.straggler_ms);
         gpu_iteration_ms += p.straggler_ms;
     }
     // The host's decoding and the GPU's step are a producer and a consumer with variable
@@ -296,6 +297,8 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
                        1.0 / kPipelineExponent)
             : gpu_iteration_ms;
     p.input_wait_ms = p.iteration_ms - gpu_iteration_ms;
+    if (p.input_wait_ms > 0)
+        timeline.add(Stream::Compute, EventKind::InputWait, gpu_iteration_ms, p.input_wait_ms);
     p.input_bound = p.input_wait_ms > 0.02 * p.iteration_ms;
     p.images_per_second = p.iteration_ms > 0
                               ? static_cast<double>(batch) * s.totalGpus() * 1000.0 / p.iteration_ms

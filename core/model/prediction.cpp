@@ -58,6 +58,10 @@ std::string timelineEventName(const TimelineEvent& e, const Network& network) {
         return bucketName("push/pull");
     case EventKind::Update:
         return "update";
+    case EventKind::StragglerWait:
+        return "wait for the slowest GPU";
+    case EventKind::InputWait:
+        return "wait for input";
     }
     return "event";
 }

@@ -38,6 +38,8 @@ enum class EventKind {
     CopyAllReduce, // "bucket <b> copy all-reduce"
     PushPull,      // "bucket <b> push/pull": parameter servers
     Update,        // "update"
+    StragglerWait, // "wait for the slowest GPU": synchronous steps on several GPUs
+    InputWait,     // "wait for input": the host's decoding is behind the GPU
 };
 
 struct TimelineEvent {

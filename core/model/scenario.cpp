@@ -27,10 +27,10 @@ constexpr std::array<std::pair<AllreduceAlgorithm, const char*>, 4> kAlgorithmNa
     {AllreduceAlgorithm::Hierarchical, "hierarchical"},
 }};
 
-constexpr std::array<std::pair<Layout, const char*>, 3> kLayoutNames{{
-    {Layout::Auto, "auto"},
-    {Layout::NCHW, "nchw"},
-    {Layout::NHWC, "nhwc"},
+constexpr std::array<std::pair<ActivationLayout, const char*>, 3> kLayoutNames{{
+    {ActivationLayout::Auto, "auto"},
+    {ActivationLayout::NCHW, "nchw"},
+    {ActivationLayout::NHWC, "nhwc"},
 }};
 
 constexpr std::array<std::pair<DataSource, const char*>, 3> kDataNames{{
@@ -99,12 +99,12 @@ std::optional<AllreduceAlgorithm> parseAllreduceAlgorithm(std::string_view s) {
     return std::nullopt;
 }
 
-const char* layoutName(Layout l) {
+const char* layoutName(ActivationLayout l) {
     return nameIn(kLayoutNames, l);
 }
 
-std::optional<Layout> parseLayout(std::string_view s) {
-    return parseIn<Layout>(kLayoutNames, s);
+std::optional<ActivationLayout> parseLayout(std::string_view s) {
+    return parseIn<ActivationLayout>(kLayoutNames, s);
 }
 
 const char* dataSourceName(DataSource d) {
@@ -116,8 +116,8 @@ std::optional<DataSource> parseDataSource(std::string_view s) {
 }
 
 bool Scenario::nhwc() const {
-    if (layout != Layout::Auto)
-        return layout == Layout::NHWC;
+    if (layout != ActivationLayout::Auto)
+        return layout == ActivationLayout::NHWC;
     switch (precision) {
     case Precision::AMP:
         return software.nhwc_amp;
@@ -166,7 +166,7 @@ AllreduceAlgorithm requireAllreduceAlgorithm(std::string_view text, std::string_
     unknownChoice(text, source, namesOf(kAlgorithmNames));
 }
 
-Layout requireLayout(std::string_view text, std::string_view source) {
+ActivationLayout requireLayout(std::string_view text, std::string_view source) {
     if (const auto l = parseLayout(text))
         return *l;
     unknownChoice(text, source, namesOf(kLayoutNames));

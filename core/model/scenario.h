@@ -26,7 +26,7 @@ enum class SyncStrategy {
 enum class AllreduceAlgorithm { Auto, Ring, Tree, Hierarchical };
 
 // Memory layout of activations on tensor cores. Auto: the software profile's.
-enum class Layout { Auto, NCHW, NHWC };
+enum class ActivationLayout { Auto, NCHW, NHWC };
 // Where the images come from. Real images are decoded and augmented by the host (or by
 // DALI on the GPU); synthetic ones are made once on the GPU. Auto: the software profile's
 // benchmark default.
@@ -36,8 +36,8 @@ const char* syncStrategyName(SyncStrategy s); // "allreduce-nccl", ...
 std::optional<SyncStrategy> parseSyncStrategy(std::string_view s);
 const char* allreduceAlgorithmName(AllreduceAlgorithm a);
 std::optional<AllreduceAlgorithm> parseAllreduceAlgorithm(std::string_view s);
-const char* layoutName(Layout l); // "auto", "nchw", "nhwc"
-std::optional<Layout> parseLayout(std::string_view s);
+const char* layoutName(ActivationLayout l); // "auto", "nchw", "nhwc"
+std::optional<ActivationLayout> parseLayout(std::string_view s);
 const char* dataSourceName(DataSource d); // "auto", "real", "synthetic"
 std::optional<DataSource> parseDataSource(std::string_view s);
 
@@ -47,7 +47,7 @@ std::optional<DataSource> parseDataSource(std::string_view s);
 Precision requirePrecision(std::string_view text, std::string_view source);
 SyncStrategy requireSyncStrategy(std::string_view text, std::string_view source);
 AllreduceAlgorithm requireAllreduceAlgorithm(std::string_view text, std::string_view source);
-Layout requireLayout(std::string_view text, std::string_view source);
+ActivationLayout requireLayout(std::string_view text, std::string_view source);
 DataSource requireDataSource(std::string_view text, std::string_view source);
 
 // A network together with its analysis, shared immutably between threads.
@@ -71,7 +71,7 @@ struct Scenario {
     bool overlap = true;   // gradient buckets overlap the rest of backward
     double bucket_mb = 25; // gradient bucket size (PyTorch DDP's default)
     int ps_count = 0;      // distributed-replicated: 0 = one per node
-    Layout layout = Layout::Auto;
+    ActivationLayout layout = ActivationLayout::Auto;
     DataSource data = DataSource::Auto;
 
     int totalGpus() const { return nodes * gpus_per_node; }

@@ -182,12 +182,17 @@ class TestPlanView : public QObject {
         QVERIFY(w.waitForResult());
         PlanView* view = w.planView();
         view->setPlan(m_plan);
+        // The plan sits in a scrolling page of the view tabs.
         QTabWidget* tabs = nullptr;
+        QWidget* page = nullptr;
         for (QTabWidget* t : w.findChildren<QTabWidget*>())
-            if (t->indexOf(view) >= 0)
-                tabs = t;
+            for (QWidget* p = view; p; p = p->parentWidget())
+                if (t->indexOf(p) >= 0) {
+                    tabs = t;
+                    page = p;
+                }
         QVERIFY(tabs);
-        tabs->setCurrentWidget(view);
+        tabs->setCurrentWidget(page);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(!view->isBusy());
         QApplication::processEvents();

@@ -11,6 +11,7 @@
 #include "summary_panel.h"
 #include "timeline_view.h"
 
+#include <algorithm>
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -238,8 +239,13 @@ class TestReadability : public QObject {
         w.show();
         open(w, QStringLiteral("resnet18"));
         TimelineView* timeline = w.timeline();
-        const double total = timeline->totalMs();
-        // Zoom on the last fifth: backward bars only, their forward bars out of view.
+        // Zoom on the last fifth of backward: backward bars only, their forward bars out of
+        // view (what follows backward, the update and waits, is cut off too).
+        double backward_end = 0;
+        for (const auto& e : w.currentResult()->prediction.timeline)
+            if (e.kind == iterscope::EventKind::Backward)
+                backward_end = std::max(backward_end, e.start_ms + e.duration_ms);
+        const double total = backward_end;
         timeline->setWindow(TimeWindow{total * 0.8, total, timeline->window().width_px});
         const TimeWindow before = timeline->window();
         QPoint bar;
