@@ -87,8 +87,17 @@ LayerRef NetworkBuilder::concat(const std::string& name, const std::vector<Layer
 }
 
 LayerRef NetworkBuilder::add(const std::string& name, LayerRef a, LayerRef b) {
-    Layer l = make(name, LayerKind::Eltwise, {a, b});
-    l.eltwise.kind = EltwiseKind::Add;
+    return eltwise(name, {a, b}, EltwiseKind::Add);
+}
+
+LayerRef NetworkBuilder::mul(const std::string& name, LayerRef a, LayerRef b) {
+    return eltwise(name, {a, b}, EltwiseKind::Mul);
+}
+
+LayerRef NetworkBuilder::eltwise(const std::string& name, const std::vector<LayerRef>& ins,
+                                 EltwiseKind kind) {
+    Layer l = make(name, LayerKind::Eltwise, ins);
+    l.eltwise.kind = kind;
     return append(std::move(l));
 }
 

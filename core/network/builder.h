@@ -142,6 +142,9 @@ class NetworkBuilder {
     LayerRef lrn(const std::string& name, LayerRef in, int64_t size);
     LayerRef concat(const std::string& name, const std::vector<LayerRef>& ins, int64_t axis = 0);
     LayerRef add(const std::string& name, LayerRef a, LayerRef b);
+    // a * b with broadcasting: a squeeze-and-excitation's Cx1x1 scale over a CxHxW map.
+    LayerRef mul(const std::string& name, LayerRef a, LayerRef b);
+    LayerRef eltwise(const std::string& name, const std::vector<LayerRef>& ins, EltwiseKind kind);
     LayerRef dropout(const std::string& name, LayerRef in);
     LayerRef flatten(const std::string& name, LayerRef in);
     LayerRef softmax(const std::string& name, LayerRef in);

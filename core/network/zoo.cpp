@@ -25,6 +25,14 @@ const std::vector<Entry>& entries() {
             return resnet(id, depth, v1, image);
         };
     };
+    auto variantOf = [](ResnetVariant v) {
+        return [v](const std::string& id, int64_t image) { return resnet(id, v, image); };
+    };
+    auto efficientnetOf = [](double width, double depth) {
+        return [width, depth](const std::string& id, int64_t image) {
+            return efficientnet(id, width, depth, image);
+        };
+    };
     auto vggOf = [](int depth) {
         return [depth](const std::string& id, int64_t image) { return vgg(id, depth, image); };
     };
@@ -45,7 +53,12 @@ const std::vector<Entry>& entries() {
         {"resnet50-v1", 224, resnetOf(50, true)},
         {"resnet101-v1", 224, resnetOf(101, true)},
         {"resnet152-v1", 224, resnetOf(152, true)},
+        {"resnext101-32x4d", 224, variantOf({.depth = 101, .groups = 32, .width_per_group = 4})},
+        {"se-resnext101-32x4d", 224,
+         variantOf({.depth = 101, .groups = 32, .width_per_group = 4, .squeeze_excite = true})},
         {"mobilenet-v2", 224, mobilenetV2},
+        {"efficientnet-b0", 224, efficientnetOf(1.0, 1.0)},
+        {"efficientnet-b4", 380, efficientnetOf(1.4, 1.8)},
         {"densenet121", 224, densenet121},
         {"squeezenet1.0", 224, squeezenet10},
     };
@@ -106,6 +119,14 @@ LayerRef convBnAct(NetworkBuilder& b, const std::string& prefix, LayerRef in, in
     LayerRef x = b.conv(prefix + ".conv", in, out_channels, spec.noBias());
     x = b.batchNorm(prefix + ".bn", x);
     return b.activation(prefix + ".relu", x, act);
+}
+
+LayerRef squeezeExcite(NetworkBuilder& b, const std::string& prefix, LayerRef in, int64_t channels,
+                       int64_t squeeze, ActivationKind act, ActivationKind gate) {
+    LayerRef s = b.globalPool(prefix + ".avgpool", in, PoolKind::Average);
+    s = b.activation(prefix + ".act", b.conv(prefix + ".fc1", s, squeeze, Conv(1)), act);
+    s = b.activation(prefix + ".gate", b.conv(prefix + ".fc2", s, channels, Conv(1)), gate);
+    return b.mul(prefix + ".mul", in, s);
 }
 
 LayerRef poolAndClassify(NetworkBuilder& b, LayerRef in, bool dropout, const std::string& fc_name) {

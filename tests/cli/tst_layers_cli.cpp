@@ -13,11 +13,30 @@ class LayersCliTest : public QObject {
         const CliResult r = runCli({"networks"});
         QCOMPARE(r.exit_code, 0);
         const QStringList ids = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(ids.size(), 19);
-        for (const char* id : {"alexnet", "alexnet-tf", "alexnet-bvlc", "vgg16", "vgg19",
-                               "googlenet", "inception-v3", "resnet18", "resnet34", "resnet50",
-                               "resnet101", "resnet152", "resnet200", "resnet50-v1", "resnet101-v1",
-                               "resnet152-v1", "mobilenet-v2", "densenet121", "squeezenet1.0"})
+        QCOMPARE(ids.size(), 23);
+        for (const char* id : {"alexnet",
+                               "alexnet-tf",
+                               "alexnet-bvlc",
+                               "vgg16",
+                               "vgg19",
+                               "googlenet",
+                               "inception-v3",
+                               "resnet18",
+                               "resnet34",
+                               "resnet50",
+                               "resnet101",
+                               "resnet152",
+                               "resnet200",
+                               "resnet50-v1",
+                               "resnet101-v1",
+                               "resnet152-v1",
+                               "resnext101-32x4d",
+                               "se-resnext101-32x4d",
+                               "mobilenet-v2",
+                               "efficientnet-b0",
+                               "efficientnet-b4",
+                               "densenet121",
+                               "squeezenet1.0"})
             QVERIFY2(ids.contains(QString::fromLatin1(id)), id);
     }
 

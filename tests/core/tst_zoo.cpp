@@ -33,18 +33,36 @@ class TestZoo : public QObject {
 
   private slots:
     void idsAreTheContractedOnesInOrder() {
-        const std::vector<std::string> expected = {
-            "alexnet",      "alexnet-tf",   "alexnet-bvlc", "vgg16",        "vgg19",
-            "googlenet",    "inception-v3", "resnet18",     "resnet34",     "resnet50",
-            "resnet101",    "resnet152",    "resnet200",    "resnet50-v1",  "resnet101-v1",
-            "resnet152-v1", "mobilenet-v2", "densenet121",  "squeezenet1.0"};
+        const std::vector<std::string> expected = {"alexnet",
+                                                   "alexnet-tf",
+                                                   "alexnet-bvlc",
+                                                   "vgg16",
+                                                   "vgg19",
+                                                   "googlenet",
+                                                   "inception-v3",
+                                                   "resnet18",
+                                                   "resnet34",
+                                                   "resnet50",
+                                                   "resnet101",
+                                                   "resnet152",
+                                                   "resnet200",
+                                                   "resnet50-v1",
+                                                   "resnet101-v1",
+                                                   "resnet152-v1",
+                                                   "resnext101-32x4d",
+                                                   "se-resnext101-32x4d",
+                                                   "mobilenet-v2",
+                                                   "efficientnet-b0",
+                                                   "efficientnet-b4",
+                                                   "densenet121",
+                                                   "squeezenet1.0"};
         QCOMPARE(zooIds(), expected);
     }
 
     void everyTruthEntryMatches_data() {
         QTest::addColumn<QString>("key");
         const QJsonObject t = truth();
-        QVERIFY(t.size() >= 19);
+        QVERIFY(t.size() >= 23);
         for (const QString& key : t.keys())
             QTest::newRow(qPrintable(key)) << key;
     }
@@ -130,6 +148,49 @@ class TestZoo : public QObject {
             QVERIFY2(seen.count(k), layerKindName(k));
     }
 
+    void squeezeExcitationScalesEveryChannelOfTheMap() {
+        // SE-ResNeXt-101's first bottleneck: a 256x1x1 gate multiplies the 256x56x56 output
+        // of conv3/bn3 by broadcasting, before the residual add.
+        const auto net = zooNetwork("se-resnext101-32x4d");
+        const NetworkAnalysis a = analyze(*net);
+        auto at = [&](const std::string& name) -> std::size_t {
+            for (std::size_t i = 0; i < net->layers.size(); ++i)
+                if (net->layers[i].name == name)
+                    return i;
+            qFatal("no layer %s", name.c_str());
+        };
+        QCOMPARE(a.layers[at("layer1.0.se.gate")].output, (Dims{256, 1, 1}));
+        QCOMPARE(a.layers[at("layer1.0.se.fc1")].output, (Dims{16, 1, 1}));
+        QCOMPARE(a.layers[at("layer1.0.se.mul")].output, (Dims{256, 56, 56}));
+        QCOMPARE(net->layers[at("layer1.0.add")].inputs.front(), at("layer1.0.se.mul"));
+        // The SE modules are the only difference from ResNeXt-101 32x4d: per bottleneck of
+        // C outputs two 1x1 convolutions C -> C/16 -> C with biases.
+        const NetworkAnalysis plain = analyze(*zooNetwork("resnext101-32x4d"));
+        const int blocks[] = {3, 4, 23, 3};
+        int64_t se_params = 0, se_macs = 0;
+        for (int stage = 0; stage < 4; ++stage) {
+            const int64_t c = int64_t{256} << stage;
+            se_params += blocks[stage] * (2 * c * (c / 16) + c / 16 + c);
+            se_macs += blocks[stage] * 2 * c * (c / 16);
+        }
+        QCOMPARE(a.total_params - plain.total_params, se_params);
+        QCOMPARE(a.total_macs - plain.total_macs, se_macs);
+    }
+
+    void efficientnetScalesWidthAndDepthAsTorchvision() {
+        // B4 (width 1.4, depth 1.8): a 48-channel stem, ceil(1.8 x (1+2+2+3+3+4+1)) = 32
+        // MBConv blocks, each with one SE gate, and a 4 x 448 = 1792-channel head at 12x12.
+        const auto net = zooNetwork("efficientnet-b4");
+        const NetworkAnalysis a = analyze(*net);
+        int gates = 0;
+        for (const Layer& l : net->layers)
+            gates += l.kind == LayerKind::GlobalPooling && l.name != "avgpool";
+        QCOMPARE(gates, 2 + 4 + 4 + 6 + 6 + 8 + 2);
+        QCOMPARE(a.layers[1].output, (Dims{48, 190, 190}));
+        const std::size_t head = net->layers.size() - 5; // its activation; pool, flatten, ...
+        QCOMPARE(a.layers[head].output, (Dims{1792, 12, 12}));
+    }
+
     void torchvisionPoolsRoundUpWhereTorchvisionDoes() {
         // GoogLeNet at 224: ceil pooling 112 -> 56 -> 28 -> 14 -> 7; floor would give 55.
         const auto net = zooNetwork("googlenet");
@@ -159,9 +220,11 @@ class TestZoo : public QObject {
         // Every reduction of torchvision's ResNets and MobileNet-v2 is padded, so PyTorch
         // (and the zoo) runs them down to a 1x1 input; every other network has an
         // unpadded window that a 1x1 image cannot fill.
-        const std::set<std::string> runs_at_1 = {"resnet18",    "resnet34",  "resnet50",
-                                                 "resnet101",   "resnet152", "resnet200",
-                                                 "mobilenet-v2"};
+        const std::set<std::string> runs_at_1 = {
+            "resnet18",        "resnet34",         "resnet50",
+            "resnet101",       "resnet152",        "resnet200",
+            "mobilenet-v2",    "resnext101-32x4d", "se-resnext101-32x4d",
+            "efficientnet-b0", "efficientnet-b4"};
         for (const std::string& id : zooIds()) {
             bool threw = false;
             try {
