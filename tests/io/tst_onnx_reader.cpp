@@ -333,7 +333,7 @@ class TestOnnxReader : public QObject {
         QCOMPARE(r.analysis.layers[indexOf(r.net, "up")].params, int64_t{4 * 3 * 16});
         QCOMPARE(r.analysis.layers[indexOf(r.net, "act")].params, int64_t{3});
         const Layer* pad = layerNamed(r.net, "padded");
-        QCOMPARE(pad->pad, (PadParams{1, 2, 3, 4}));
+        QCOMPARE(pad->pad, (PadParams{1, 2, 3, 4, {}, {}}));
         QCOMPARE(r.analysis.layers.back().output, (Dims{3, 12, 14}));
     }
 
