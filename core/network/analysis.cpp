@@ -462,6 +462,12 @@ NetworkAnalysis analyze(const Network& net) {
     return result;
 }
 
+Dims layerOutputDims(const Layer& layer, const std::vector<const Dims*>& inputs) {
+    if (layer.kind == LayerKind::Input || (inputs.empty() && layer.kind != LayerKind::Constant))
+        fail(layer, "needs an input");
+    return countLayer(layer, inputs, Dims{}).output;
+}
+
 LayerStats statsAt(const LayerCost& cost, int64_t batch, int64_t element_bytes) {
     if (batch <= 0)
         throw InputError("batch must be positive");

@@ -6,7 +6,7 @@ Training mode keeps BatchNormalization and Dropout. Stochastic depth (torchvisio
 StochasticDepth, EfficientNet's, ConvNeXt's and Swin's) has no ONNX training-mode form, so its
 probability is set to 0, which makes it the identity.
 
-  export_onnx.py OUT_DIR ID [ID ...] [--opset N] [--image S] [--embed]
+  export_onnx.py OUT_DIR ID [ID ...] [--opset N] [--image S] [--embed] [--dynamic-batch]
 
 Without --embed the weights go to ONNX external data and the weights file is deleted: the
 file keeps every initializer's dims (all an analyzer needs) in a few hundred KB. With --embed
@@ -36,7 +36,7 @@ def without_stochastic_depth(model):
     return model
 
 
-def export(nid, out_dir, opset, image, embed):
+def export(nid, out_dir, opset, image, embed, dynamic_batch=False):
     make, default_image = NETWORKS[nid]
     image = image or default_image
     torch.manual_seed(0)
@@ -52,6 +52,7 @@ def export(nid, out_dir, opset, image, embed):
         do_constant_folding=False,
         input_names=["input"],
         output_names=["logits"],
+        dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}} if dynamic_batch else None,
     )
     if not embed:
         proto = onnx.load(path)
@@ -69,10 +70,12 @@ def main():
     p.add_argument("--opset", type=int, default=13)
     p.add_argument("--image", type=int, default=0)
     p.add_argument("--embed", action="store_true")
+    p.add_argument("--dynamic-batch", action="store_true",
+                   help="a symbolic batch, so that shapes are computed from it at run time")
     a = p.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
     for nid in a.ids:
-        path = export(nid, a.out_dir, a.opset, a.image, a.embed)
+        path = export(nid, a.out_dir, a.opset, a.image, a.embed, a.dynamic_batch)
         print(path, os.path.getsize(path))
 
 
