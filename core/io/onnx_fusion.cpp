@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numbers>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -317,7 +318,8 @@ std::optional<ActivationKind> geluKind(const Graph& g, const Region& r, const st
             return std::nullopt;
         const double e = 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
         const double t =
-            0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+            0.5 * x *
+            (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (x + 0.044715 * x * x * x)));
         exact = exact && std::fabs(*y - e) <= 1e-5 * (1.0 + std::fabs(e));
         tanh_form = tanh_form && std::fabs(*y - t) <= 1e-5 * (1.0 + std::fabs(t));
     }

@@ -173,6 +173,23 @@ class LayersCliTest : public QObject {
         QVERIFY(r.err.contains("net.onnx"));
         QVERIFY(r.err.contains("JSON"));
     }
+
+    void bytesOfABinaryFileAreEscapedInTheErrorLine() {
+        // The JSON parser quotes what it last read; raw, a 0x85 byte (a C1 control in
+        // Latin-1 terminals) and a NUL would reach the terminal.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("binary.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("{\"format\": \x85\x01\x00\x7f}", 19));
+        f.close();
+        const CliResult r = runCli({"layers", path});
+        QCOMPARE(r.exit_code, 1);
+        QCOMPARE(r.errLines(), 1);
+        QVERIFY2(r.err.contains("\\x85"), r.err.constData());
+        for (char c : r.err.chopped(1)) // all but the final newline: printable ASCII
+            QVERIFY2(c >= 0x20 && c < 0x7f, r.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(LayersCliTest)
