@@ -271,10 +271,19 @@ void MainWindow::createActions() {
                                  });
     open->setShortcut(QKeySequence::Open);
     m_recent_menu = file->addMenu(tr("Open &Recent"));
+    // One submenu per family (ResNet, EfficientNet, Vision Transformer, ...); zooIds() keeps
+    // a family's ids together.
     auto* zoo = file->addMenu(tr("&Built-in Networks"));
+    QMenu* family_menu = nullptr;
+    std::string_view family;
     for (const auto& id : zooIds()) {
+        if (!family_menu || zooFamily(id) != family) {
+            family = zooFamily(id);
+            family_menu = zoo->addMenu(
+                QString::fromUtf8(family.data(), static_cast<qsizetype>(family.size())));
+        }
         const QString qid = QString::fromStdString(id);
-        zoo->addAction(qid, this, [this, qid] { openNetwork(qid); });
+        family_menu->addAction(qid, this, [this, qid] { openNetwork(qid); });
     }
     file->addSeparator();
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] {
