@@ -184,7 +184,9 @@ void constantOfShape(Importer& im) {
     const int64_t count = countOf(im, out.dims);
     if (count <= kMaxKeptElements) {
         if (out.isInteger())
-            out.ints.assign(static_cast<std::size_t>(count), static_cast<int64_t>(fill));
+            out.ints.assign(
+                static_cast<std::size_t>(count),
+                std::isfinite(fill) && std::fabs(fill) < 9.2e18 ? static_cast<int64_t>(fill) : 0);
         else
             out.reals.assign(static_cast<std::size_t>(count), fill);
         out.has_values = true;

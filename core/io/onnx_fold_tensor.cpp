@@ -72,8 +72,10 @@ ConstTensor dimsOnly(Dims dims, int32_t type) {
 }
 
 void push(ConstTensor& t, double v) {
+    // A float that no int64 holds (NaN, 1e30) in an integer tensor reads as 0, as nothing
+    // meaningful can come of it.
     if (t.isInteger())
-        t.ints.push_back(static_cast<int64_t>(v));
+        t.ints.push_back(std::isfinite(v) && std::fabs(v) < 9.2e18 ? static_cast<int64_t>(v) : 0);
     else
         t.reals.push_back(v);
 }
@@ -125,7 +127,19 @@ double integerDivide(Importer& im, double a, double b) {
     return std::trunc(a / b);
 }
 
+int presentInputs(Importer& im) {
+    int n = 0;
+    for (int i = 0; i < im.inputCount(); ++i)
+        n += im.hasInput(i) ? 1 : 0;
+    return n;
+}
+
 void arithmetic(Importer& im, const std::string& op) {
+    const int inputs = presentInputs(im);
+    const int needed = op == "Where" ? 3 : (op == "Max" || op == "Min" ? -1 : 2);
+    if ((needed > 0 && (inputs != needed || im.inputCount() != needed)) || inputs == 0)
+        im.fail("expects " + (needed > 0 ? std::to_string(needed) : std::string("some")) +
+                " inputs, has " + std::to_string(inputs));
     const bool integer = in(im, 0).isInteger();
     if (op == "Add")
         return elementwise(
@@ -504,6 +518,27 @@ void splitNode(Importer& im) {
     }
 }
 
+// A product of two constants (weights combined before use): its dims, by numpy's rules.
+void matmulNode(Importer& im) {
+    Dims a = in(im, 0).dims, b = in(im, 1).dims;
+    if (a.empty() || b.empty())
+        im.fail("MatMul of a scalar");
+    const bool a_vector = a.size() == 1, b_vector = b.size() == 1;
+    if (a_vector)
+        a.insert(a.begin(), 1);
+    if (b_vector)
+        b.push_back(1);
+    if (a.back() != b[b.size() - 2])
+        im.fail("cannot multiply " + formatDims(in(im, 0).dims) + " by " +
+                formatDims(in(im, 1).dims));
+    Dims out = broadcastDims(im, Dims(a.begin(), a.end() - 2), Dims(b.begin(), b.end() - 2));
+    if (!a_vector)
+        out.push_back(a[a.size() - 2]);
+    if (!b_vector)
+        out.push_back(b.back());
+    im.setConstant(0, dimsOnly(out, in(im, 0).data_type));
+}
+
 void sizeNode(Importer& im) {
     ConstTensor r;
     r.data_type = DT::TensorProto_DataType_INT64;
@@ -519,7 +554,7 @@ bool foldTensorOp(Importer& im, const std::string& op) {
         {"Transpose", transposeNode}, {"Expand", expandNode},     {"Tile", tileNode},
         {"Range", rangeNode},         {"Slice", sliceNode},       {"Gather", gatherNode},
         {"Concat", concatNode},       {"ScatterND", scatterNode}, {"Split", splitNode},
-        {"Size", sizeNode},
+        {"Size", sizeNode},           {"MatMul", matmulNode},
     };
     if (const auto it = nodes.find(op); it != nodes.end()) {
         it->second(im);
@@ -549,6 +584,8 @@ bool foldTensorOp(Importer& im, const std::string& op) {
         }
     }
     if (const auto it = unaryOps().find(op); it != unaryOps().end()) {
+        if (presentInputs(im) != 1 || !im.hasInput(0))
+            im.fail("expects one input");
         const auto f = it->second;
         const int32_t type =
             op == "Not" ? static_cast<int32_t>(DT::TensorProto_DataType_BOOL) : firstType(im);

@@ -443,6 +443,8 @@ void concat(Importer& im) {
     for (int i = 0; i < im.inputCount(); ++i)
         if (!im.isConstant(i))
             acts.push_back(im.activation(i));
+    if (acts.empty())
+        im.fail("no input flows from the network input");
     std::vector<const Value*> ptrs;
     for (const Value& v : acts)
         ptrs.push_back(&v);

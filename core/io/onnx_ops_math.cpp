@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 
 namespace iterscope::onnx_import {
@@ -133,6 +134,8 @@ void matmul(Importer& im, bool gemm) {
     for (int i = 0; i < 2; ++i)
         if (!im.isConstant(i))
             acts.push_back(im.activation(i));
+    if (acts.empty())
+        im.fail("no input flows from the network input");
     std::vector<const Value*> ptrs;
     for (const Value& v : acts)
         ptrs.push_back(&v);
