@@ -599,18 +599,22 @@ void convertUnknownOp(Importer& im) {
     const std::string op =
         node.domain().empty() ? node.op_type() : node.domain() + "." + node.op_type();
     std::vector<std::size_t> layers;
-    const Dims* shape = nullptr;
+    std::optional<Value> first; // the first activation input: its shape and batch layout
     for (int i = 0; i < im.inputCount(); ++i) {
         if (!im.hasInput(i) || im.input(i).kind != Value::Kind::Activation)
             continue;
         const Value& v = im.input(i);
-        if (shape != nullptr && *shape != v.dims)
-            im.fail("unknown op with inputs of different shapes (" + dimsText(*shape) + ", " +
-                    dimsText(v.dims) + "); cannot import it as shape-preserving");
-        shape = &v.dims;
+        if (first && (first->dims != v.dims || !(first->batch == v.batch)))
+            im.fail("unknown op with inputs of different shapes (" +
+                    dimsText(onnxDims(*first, im.exportBatch())) + ", " +
+                    dimsText(onnxDims(v, im.exportBatch())) +
+                    "); cannot import it as shape-preserving");
+        if (!first)
+            first = v;
         if (std::find(layers.begin(), layers.end(), v.layer) == layers.end())
             layers.push_back(v.layer);
     }
+    const Dims* shape = first ? &first->dims : nullptr;
     if (shape == nullptr) {
         // Random ops (RandomUniformLike, Bernoulli: training-mode stochastic depth) and other
         // constant producers: keep the dims, which is all an operand of an Eltwise needs.
@@ -633,20 +637,22 @@ void convertUnknownOp(Importer& im) {
         return;
     }
     if (node.output_size() > 0) {
+        // The file may declare the output's shape: it must be the input's (the batch and
+        // symbolic dimensions may read -1).
         const Dims declared = im.declaredShape(node.output(0));
-        bool same = declared.empty() || declared.size() == shape->size() + 1;
-        for (std::size_t k = 1; same && k < declared.size(); ++k)
-            same = declared[k] < 0 || declared[k] == (*shape)[k - 1];
-        if (!same) {
-            Dims per_sample(declared.begin() + (declared.empty() ? 0 : 1), declared.end());
-            im.fail("unknown op changes the shape from " + dimsText(*shape) + " to " +
-                    dimsText(per_sample) + "; it cannot be imported");
-        }
+        const Dims in = onnxDims(*first, im.exportBatch());
+        bool same = declared.empty() || declared.size() == in.size();
+        for (std::size_t k = 0; same && k < declared.size(); ++k)
+            same = declared[k] < 0 || declared[k] == in[k] ||
+                   (!first->batch.free() && static_cast<int>(k) == first->batch.axis);
+        if (!same)
+            im.fail("unknown op changes the shape from " + dimsText(in) + " to " +
+                    dimsText(declared) + "; it cannot be imported");
     }
     Layer l;
     l.kind = LayerKind::Identity;
     l.source_op = op;
-    im.emit(std::move(l), layers);
+    im.emit(std::move(l), layers, first->batch);
     im.noteUnknown(op);
 }
 
