@@ -420,6 +420,23 @@ class TestOnnxTensorOps : public QObject {
         QCOMPARE(ro.count(LayerKind::Eltwise), std::size_t{4});
     }
 
+    void fusedGeluOpsAreOneActivation() {
+        // ONNX Gelu (opset 20) in both forms, and ONNX Runtime's fused FastGelu.
+        OnnxBuilder b(20);
+        b.input("x", {1, 4, 8});
+        b.node("Gelu", {"x"}, {"a"}, "exact");
+        OnnxBuilder::attr(b.node("Gelu", {"a"}, {"t"}, "tanh"), "approximate", std::string("tanh"));
+        auto& fast = b.node("FastGelu", {"t"}, {"y"}, "fast");
+        fast.set_domain("com.microsoft");
+        b.output("y");
+        const Imported r = import(b);
+        QCOMPARE(r.layer("exact").activation.kind, ActivationKind::GELU);
+        QCOMPARE(r.layer("tanh").activation.kind, ActivationKind::GELUTanh);
+        QCOMPARE(r.layer("fast").activation.kind, ActivationKind::GELUTanh);
+        QVERIFY(r.warnings.empty());
+        QCOMPARE(r.dims("fast"), (Dims{4, 8}));
+    }
+
     void gatesOfThemselvesAreSiluAndHardSwish() {
         OnnxBuilder b(13);
         b.input("x", {1, 4, 2, 2});
