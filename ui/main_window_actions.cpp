@@ -53,9 +53,18 @@ void MainWindow::createActions() {
     auto* recent = file->addMenu(tr("Open &Recent"));
     m_recent->attachMenu(recent);
     auto* zoo = file->addMenu(tr("&Built-in Networks"));
+    // One submenu per family (ResNet, EfficientNet, Vision Transformer, ...); zooIds() keeps
+    // a family's ids together.
+    QMenu* family_menu = nullptr;
+    std::string_view family;
     for (const auto& id : zooIds()) {
+        if (!family_menu || zooFamily(id) != family) {
+            family = zooFamily(id);
+            family_menu = zoo->addMenu(
+                QString::fromUtf8(family.data(), static_cast<qsizetype>(family.size())));
+        }
         const QString qid = QString::fromStdString(id);
-        zoo->addAction(qid, this, [this, qid] { openNetwork(qid); });
+        family_menu->addAction(qid, this, [this, qid] { openNetwork(qid); });
     }
     file->addSeparator();
     auto* save = named(file->addAction(tr("&Save Session")), "actionSaveSession");

@@ -228,8 +228,18 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
 }
 
 void ScenarioPanel::populate() {
-    for (const auto& id : zooIds())
+    // A separator between families (zooIds() keeps each family's ids together).
+    std::string_view family;
+    for (const auto& id : zooIds()) {
+        if (m_network->count() > 0 && zooFamily(id) != family)
+            m_network->insertSeparator(m_network->count());
+        family = zooFamily(id);
         m_network->addItem(QString::fromStdString(id), QString::fromStdString(id));
+        m_network->setItemData(
+            m_network->count() - 1,
+            QString::fromUtf8(family.data(), static_cast<qsizetype>(family.size())),
+            Qt::ToolTipRole);
+    }
     // A profile that fails to load is listed (last) with its error rather than hidden, so a
     // broken file in profiles/ is visible.
     const auto fill = [this](QComboBox* combo, const std::vector<std::string>& ids,

@@ -33,7 +33,7 @@ ordered_json layerToJson(const Network& net, const Layer& l) {
     ordered_json o;
     o["name"] = l.name;
     o["kind"] = layerKindName(l.kind);
-    if (l.kind != LayerKind::Input) {
+    if (l.kind != LayerKind::Input && !(l.kind == LayerKind::Constant && l.inputs.empty())) {
         ordered_json inputs = ordered_json::array();
         for (std::size_t i : l.inputs)
             inputs.push_back(i < net.layers.size() ? net.layers[i].name : std::string());
@@ -63,6 +63,8 @@ ordered_json layerToJson(const Network& net, const Layer& l) {
         o["out_features"] = l.fc.out_features;
         if (!l.fc.bias)
             o["bias"] = false;
+        if (!l.fc.flatten)
+            o["flatten"] = false;
         break;
     case LayerKind::BatchNorm:
         if (!l.bn.affine)
@@ -111,12 +113,55 @@ ordered_json layerToJson(const Network& net, const Layer& l) {
         o["perm"] = l.transpose.perm;
         break;
     case LayerKind::Pad:
-        o["pad"] = {l.pad.top, l.pad.left, l.pad.bottom, l.pad.right};
+        if (l.pad.begins.empty() && l.pad.ends.empty()) {
+            o["pad"] = {l.pad.top, l.pad.left, l.pad.bottom, l.pad.right};
+        } else {
+            o["begins"] = l.pad.begins;
+            o["ends"] = l.pad.ends;
+        }
+        break;
+    case LayerKind::Softmax:
+        if (l.softmax.axis != SoftmaxParams{}.axis)
+            o["axis"] = l.softmax.axis;
+        break;
+    case LayerKind::MatMul:
+        if (l.matmul.transpose_a)
+            o["transpose_a"] = true;
+        if (l.matmul.transpose_b)
+            o["transpose_b"] = true;
+        break;
+    case LayerKind::LayerNorm:
+        if (l.layernorm.axis != LayerNormParams{}.axis)
+            o["axis"] = l.layernorm.axis;
+        if (!l.layernorm.scale)
+            o["scale"] = false;
+        if (!l.layernorm.bias)
+            o["bias"] = false;
+        break;
+    case LayerKind::Reduce:
+        o["operation"] = reduceKindName(l.reduce.kind);
+        o["axes"] = l.reduce.axes;
+        if (!l.reduce.keepdims)
+            o["keepdims"] = false;
+        break;
+    case LayerKind::Slice:
+        o["axes"] = l.slice.axes;
+        o["starts"] = l.slice.starts;
+        o["ends"] = l.slice.ends;
+        if (!l.slice.steps.empty())
+            o["steps"] = l.slice.steps;
+        break;
+    case LayerKind::Constant:
+        o["dims"] = l.constant.dims;
+        if (l.constant.params != 0)
+            o["params"] = l.constant.params;
+        break;
+    case LayerKind::Expand:
+        o["target"] = l.expand.target;
         break;
     case LayerKind::Input:
     case LayerKind::Dropout:
     case LayerKind::Flatten:
-    case LayerKind::Softmax:
     case LayerKind::Identity:
         break;
     }

@@ -46,11 +46,17 @@ const std::vector<LayerKind>& allLayerKinds() {
     return v;
 }
 const std::vector<ActivationKind>& allActivations() {
-    static const auto v = enumerators<ActivationKind>(static_cast<int>(ActivationKind::Swish) + 1);
+    static const auto v =
+        enumerators<ActivationKind>(static_cast<int>(ActivationKind::Reciprocal) + 1);
     return v;
 }
 const std::vector<EltwiseKind>& allEltwise() {
-    static const auto v = enumerators<EltwiseKind>(static_cast<int>(EltwiseKind::Max) + 1);
+    static const auto v = enumerators<EltwiseKind>(static_cast<int>(EltwiseKind::Pow) + 1);
+    return v;
+}
+const std::vector<ReduceKind>& allReduceKinds() {
+    static const std::vector<ReduceKind> v = {ReduceKind::Mean, ReduceKind::Max, ReduceKind::Min,
+                                              ReduceKind::Sum};
     return v;
 }
 const std::vector<PoolKind>& allPoolKinds() {
@@ -228,7 +234,7 @@ const std::set<std::string>& kindFields(LayerKind kind) {
         s.insert("output_pad");
         return s;
     }();
-    static const std::set<std::string> fc = {"out_features", "bias"};
+    static const std::set<std::string> fc = {"out_features", "bias", "flatten"};
     static const std::set<std::string> bn = {"affine"};
     static const std::set<std::string> scale = {"bias"};
     static const std::set<std::string> act = {"function", "channel_shared"};
@@ -240,7 +246,14 @@ const std::set<std::string>& kindFields(LayerKind kind) {
     static const std::set<std::string> eltwise = {"operation"};
     static const std::set<std::string> reshape = {"target"};
     static const std::set<std::string> transpose = {"perm"};
-    static const std::set<std::string> pad = {"pad"};
+    static const std::set<std::string> pad = {"pad", "begins", "ends"};
+    static const std::set<std::string> softmax = {"axis"};
+    static const std::set<std::string> matmul = {"transpose_a", "transpose_b"};
+    static const std::set<std::string> layernorm = {"axis", "scale", "bias"};
+    static const std::set<std::string> reduce = {"operation", "axes", "keepdims"};
+    static const std::set<std::string> slice = {"axes", "starts", "ends", "steps"};
+    static const std::set<std::string> constant = {"dims", "params"};
+    static const std::set<std::string> expand = {"target"};
     switch (kind) {
     case LayerKind::Convolution:
         return conv;
@@ -270,10 +283,23 @@ const std::set<std::string>& kindFields(LayerKind kind) {
         return transpose;
     case LayerKind::Pad:
         return pad;
+    case LayerKind::Softmax:
+        return softmax;
+    case LayerKind::MatMul:
+        return matmul;
+    case LayerKind::LayerNorm:
+        return layernorm;
+    case LayerKind::Reduce:
+        return reduce;
+    case LayerKind::Slice:
+        return slice;
+    case LayerKind::Constant:
+        return constant;
+    case LayerKind::Expand:
+        return expand;
     case LayerKind::Input:
     case LayerKind::Dropout:
     case LayerKind::Flatten:
-    case LayerKind::Softmax:
     case LayerKind::Identity:
         break;
     }
@@ -282,7 +308,7 @@ const std::set<std::string>& kindFields(LayerKind kind) {
 
 // Kinds whose layer combines several inputs; all others take exactly one.
 bool takesSeveralInputs(LayerKind kind) {
-    return kind == LayerKind::Concat || kind == LayerKind::Eltwise;
+    return kind == LayerKind::Concat || kind == LayerKind::Eltwise || kind == LayerKind::MatMul;
 }
 
 class LayerReader {
@@ -353,6 +379,7 @@ void readAttributes(const LayerReader& r, Layer& l) {
     case LayerKind::FullyConnected:
         l.fc.out_features = toInt(w, "out_features", r.require("out_features"), 1);
         l.fc.bias = r.boolean("bias", true);
+        l.fc.flatten = r.boolean("flatten", true);
         break;
     case LayerKind::BatchNorm:
         l.bn.affine = r.boolean("affine", true);
@@ -397,14 +424,58 @@ void readAttributes(const LayerReader& r, Layer& l) {
         l.transpose.perm = toIntArray(w, "perm", r.require("perm"), 0, 16);
         break;
     case LayerKind::Pad: {
+        const json* begins = r.find("begins");
+        const json* ends = r.find("ends");
+        if (begins || ends) {
+            if (r.find("pad"))
+                w.fail("pad", "give either pad or begins and ends, not both");
+            l.pad.begins = toIntArray(w, "begins", r.require("begins"), 0, 16);
+            l.pad.ends = toIntArray(w, "ends", r.require("ends"), 0, 16);
+            break;
+        }
         const auto p = toPads(w, "pad", r.require("pad"));
-        l.pad = {p[0], p[1], p[2], p[3]};
+        l.pad.top = p[0];
+        l.pad.left = p[1];
+        l.pad.bottom = p[2];
+        l.pad.right = p[3];
         break;
     }
+    case LayerKind::Softmax:
+        l.softmax.axis = r.integer("axis", SoftmaxParams{}.axis, -16);
+        break;
+    case LayerKind::MatMul:
+        l.matmul.transpose_a = r.boolean("transpose_a", false);
+        l.matmul.transpose_b = r.boolean("transpose_b", false);
+        break;
+    case LayerKind::LayerNorm:
+        l.layernorm.axis = r.integer("axis", LayerNormParams{}.axis, -16);
+        l.layernorm.scale = r.boolean("scale", true);
+        l.layernorm.bias = r.boolean("bias", true);
+        break;
+    case LayerKind::Reduce:
+        l.reduce.kind =
+            toEnum(w, "operation", r.require("operation"), allReduceKinds(), reduceKindName);
+        if (const json* axes = r.find("axes"))
+            l.reduce.axes = toIntArray(w, "axes", *axes, -16, 16);
+        l.reduce.keepdims = r.boolean("keepdims", true);
+        break;
+    case LayerKind::Slice:
+        l.slice.axes = toIntArray(w, "axes", r.require("axes"), -16, 16);
+        l.slice.starts = toIntArray(w, "starts", r.require("starts"), -kMaxValue, 16);
+        l.slice.ends = toIntArray(w, "ends", r.require("ends"), -kMaxValue, 16);
+        if (const json* steps = r.find("steps"))
+            l.slice.steps = toIntArray(w, "steps", *steps, -kMaxValue, 16);
+        break;
+    case LayerKind::Constant:
+        l.constant.dims = toIntArray(w, "dims", r.require("dims"), 1, 16);
+        l.constant.params = r.integer("params", 0, 0);
+        break;
+    case LayerKind::Expand:
+        l.expand.target = toIntArray(w, "target", r.require("target"), 1, 16);
+        break;
     case LayerKind::Input:
     case LayerKind::Dropout:
     case LayerKind::Flatten:
-    case LayerKind::Softmax:
     case LayerKind::Identity:
         break;
     }
@@ -488,9 +559,10 @@ Network parseNetwork(const json& doc) {
             w.fail("kind", i == 0 ? "the first layer must be the Input"
                                   : "only the first layer may be an Input");
         auto inputs = o.find("inputs");
-        if (l.kind == LayerKind::Input) {
+        if (l.kind == LayerKind::Input || l.kind == LayerKind::Constant) {
             if (inputs != o.end() && !(inputs->is_array() && inputs->empty()))
-                w.fail("inputs", "an Input layer has no inputs");
+                w.fail("inputs",
+                       std::string("a ") + layerKindName(l.kind) + " layer has no inputs");
         } else {
             if (inputs == o.end())
                 w.fail("inputs", "is required");

@@ -32,14 +32,6 @@ int64_t countOf(Importer& im, const Dims& dims) {
     return n;
 }
 
-void keepValuesIfSmall(Importer& im, ConstTensor& t) {
-    if (countOf(im, t.dims) > kMaxKeptElements) {
-        t.has_values = false;
-        t.ints.clear();
-        t.reals.clear();
-    }
-}
-
 ConstTensor decode(Importer& im, const onnx::TensorProto& proto) {
     try {
         return tensorFromProto(proto, "value");
@@ -77,8 +69,7 @@ void shapeNode(Importer& im) {
     const Value& x = im.input(0);
     std::vector<int64_t> shape;
     if (x.kind == Value::Kind::Activation) {
-        shape = x.dims;
-        shape.insert(shape.begin(), im.exportBatch());
+        shape = onnxDims(x, im.exportBatch());
     } else {
         shape = x.constant.dims;
     }
@@ -92,58 +83,6 @@ void shapeNode(Importer& im) {
     for (int64_t k = start; k < end; ++k)
         part.push_back(shape[static_cast<std::size_t>(k)]);
     im.setConstant(0, intVector(std::move(part)));
-}
-
-void gatherNode(Importer& im) {
-    const ConstTensor& data = im.constant(0, true);
-    const ConstTensor& indices = im.constant(1, true);
-    if (data.dims.size() != 1 || im.attrInt("axis", 0) != 0 || !indices.isInteger())
-        im.fail("only gathers from a 1-D constant along axis 0 are supported");
-    const auto n = static_cast<int64_t>(data.valueCount());
-    ConstTensor out;
-    out.data_type = data.data_type;
-    out.dims = indices.dims;
-    for (int64_t idx : indices.ints) {
-        const int64_t k = idx < 0 ? idx + n : idx;
-        if (k < 0 || k >= n)
-            im.fail("index " + std::to_string(idx) + " is outside " + std::to_string(n) +
-                    " elements");
-        if (data.isInteger())
-            out.ints.push_back(data.ints[static_cast<std::size_t>(k)]);
-        else
-            out.reals.push_back(data.reals[static_cast<std::size_t>(k)]);
-    }
-    out.has_values = true;
-    im.setConstant(0, std::move(out));
-}
-
-void concatNode(Importer& im) {
-    ConstTensor out;
-    bool values = true;
-    for (int i = 0; i < im.inputCount(); ++i) {
-        const ConstTensor& t = im.constant(i, false);
-        if (t.dims.size() > 1)
-            im.fail("only concatenation of 1-D constants is supported");
-        if (i == 0) {
-            out.data_type = t.data_type;
-            out.dims = {0};
-        }
-        out.dims[0] = checkedAdd(out.dims[0], t.dims.empty() ? 1 : t.dims[0], "element count");
-        values = values && t.has_values && t.isInteger() == out.isInteger() &&
-                 out.dims[0] <= kMaxKeptElements;
-        if (values) {
-            out.ints.insert(out.ints.end(), t.ints.begin(), t.ints.end());
-            out.reals.insert(out.reals.end(), t.reals.begin(), t.reals.end());
-        }
-    }
-    out.has_values = values;
-    if (!values) {
-        out.has_values = false;
-        out.ints.clear();
-        out.reals.clear();
-    }
-    keepValuesIfSmall(im, out);
-    im.setConstant(0, std::move(out));
 }
 
 // Squeeze, Unsqueeze, Flatten and Reshape of a constant change its dims only.
@@ -228,44 +167,6 @@ void castNode(Importer& im) {
     im.setConstant(0, std::move(out));
 }
 
-void sliceNode(Importer& im) {
-    const ConstTensor& data = im.constant(0, true);
-    if (data.dims.size() != 1)
-        im.fail("only slices of 1-D constants are supported");
-    auto param = [&](int input, const char* attr_name, int64_t fallback) {
-        std::vector<int64_t> v =
-            im.hasInput(input) ? im.constant(input, true).ints : im.attrInts(attr_name);
-        if (v.size() > 1)
-            im.fail(std::string(attr_name) + " must have one entry for a 1-D slice");
-        return v.empty() ? fallback : v[0];
-    };
-    const auto n = static_cast<int64_t>(data.valueCount());
-    const int64_t axis = param(3, "axes", 0);
-    const int64_t step = param(4, "steps", 1);
-    if ((axis != 0 && axis != -1) || step == 0)
-        im.fail("unsupported slice axis or step");
-    auto clampIndex = [n](int64_t v, int64_t lo, int64_t hi) {
-        if (v < 0)
-            v = v < -n ? lo : v + n; // also covers INT64_MIN-style "to the start"
-        return std::clamp(v, lo, hi);
-    };
-    int64_t start = param(1, "starts", 0);
-    int64_t end = param(2, "ends", n);
-    start = step > 0 ? clampIndex(start, 0, n) : clampIndex(start, -1, n - 1);
-    end = step > 0 ? clampIndex(end, 0, n) : clampIndex(end, -1, n - 1);
-    ConstTensor out;
-    out.data_type = data.data_type;
-    for (int64_t k = start; step > 0 ? k < end : k > end; k += step) {
-        if (data.isInteger())
-            out.ints.push_back(data.ints[static_cast<std::size_t>(k)]);
-        else
-            out.reals.push_back(data.reals[static_cast<std::size_t>(k)]);
-    }
-    out.dims = {static_cast<int64_t>(out.valueCount())};
-    out.has_values = true;
-    im.setConstant(0, std::move(out));
-}
-
 void constantOfShape(Importer& im) {
     const ConstTensor& shape = im.constant(0, true);
     if (!shape.isInteger())
@@ -283,51 +184,11 @@ void constantOfShape(Importer& im) {
     const int64_t count = countOf(im, out.dims);
     if (count <= kMaxKeptElements) {
         if (out.isInteger())
-            out.ints.assign(static_cast<std::size_t>(count), static_cast<int64_t>(fill));
+            out.ints.assign(
+                static_cast<std::size_t>(count),
+                std::isfinite(fill) && std::fabs(fill) < 9.2e18 ? static_cast<int64_t>(fill) : 0);
         else
             out.reals.assign(static_cast<std::size_t>(count), fill);
-        out.has_values = true;
-    }
-    im.setConstant(0, std::move(out));
-}
-
-void arithmetic(Importer& im, const std::string& op) {
-    const ConstTensor& a = im.constant(0, false);
-    const ConstTensor& b = im.constant(1, false);
-    ConstTensor out;
-    out.data_type = a.data_type;
-    out.dims = a.dims.size() >= b.dims.size() ? a.dims : b.dims;
-    const std::size_t na = a.valueCount(), nb = b.valueCount();
-    if (a.has_values && b.has_values && (na == nb || na == 1 || nb == 1) &&
-        a.isInteger() == b.isInteger()) {
-        const std::size_t n = std::max(na, nb);
-        for (std::size_t k = 0; k < n; ++k) {
-            const std::size_t ka = na == 1 ? 0 : k, kb = nb == 1 ? 0 : k;
-            if (a.isInteger()) {
-                const int64_t x = a.ints[ka], y = b.ints[kb];
-                int64_t r = 0;
-                if (op == "Add")
-                    r = checkedAdd(x, y, "constant");
-                else if (op == "Sub")
-                    r = checkedAdd(x, -y, "constant");
-                else if (op == "Mul")
-                    r = checkedMul(x, y, "constant");
-                else {
-                    if (y == 0 || (x == INT64_MIN && y == -1))
-                        im.fail("integer division by zero or overflow");
-                    r = x / y;
-                }
-                out.ints.push_back(r);
-            } else {
-                const double x = a.reals[ka], y = b.reals[kb];
-                out.reals.push_back(op == "Add"   ? x + y
-                                    : op == "Sub" ? x - y
-                                    : op == "Mul" ? x * y
-                                                  : x / y);
-            }
-        }
-        if (n != static_cast<std::size_t>(countOf(im, out.dims)))
-            out.dims = {static_cast<int64_t>(n)};
         out.has_values = true;
     }
     im.setConstant(0, std::move(out));
@@ -362,35 +223,55 @@ bool convertShapeOp(Importer& im, const std::string& op) {
     }
     if (!allInputsConstant(im)) {
         // Shape-changing ops the network cannot express: an error, not a silent identity.
-        static const char* const unsupported[] = {
-            "Gather",       "GatherElements", "GatherND",   "Slice",     "Split",
-            "Resize",       "Upsample",       "Tile",       "Expand",    "DepthToSpace",
-            "SpaceToDepth", "ReduceSum",      "ReduceProd", "ReduceMin", "ReduceL2",
-            "ArgMax",       "ArgMin",         "TopK",       "NonZero",   "RoiAlign",
-            "MaxRoiPool",   "LpPool",         "MaxUnpool",  "OneHot",    "Compress",
-            "Einsum",       "ScatterND",      "Loop",       "If",        "Scan"};
+        static const char* const unsupported[] = {"GatherElements",
+                                                  "GatherND",
+                                                  "Resize",
+                                                  "Upsample",
+                                                  "Tile",
+                                                  "DepthToSpace",
+                                                  "SpaceToDepth",
+                                                  "ReduceProd",
+                                                  "ReduceL1",
+                                                  "ReduceL2",
+                                                  "ReduceLogSumExp",
+                                                  "ArgMax",
+                                                  "ArgMin",
+                                                  "TopK",
+                                                  "NonZero",
+                                                  "RoiAlign",
+                                                  "MaxRoiPool",
+                                                  "LpPool",
+                                                  "MaxUnpool",
+                                                  "OneHot",
+                                                  "Compress",
+                                                  "Einsum",
+                                                  "ScatterND",
+                                                  "ScatterElements",
+                                                  "Loop",
+                                                  "If",
+                                                  "Scan",
+                                                  "Range",
+                                                  "CumSum",
+                                                  "Where",
+                                                  "Equal",
+                                                  "Less",
+                                                  "Greater",
+                                                  "Not",
+                                                  "Mod"};
         for (const char* name : unsupported) {
             if (op == name)
                 im.fail("this op on activations is not supported");
         }
         return false;
     }
-    if (op == "Gather")
-        gatherNode(im);
-    else if (op == "Concat")
-        concatNode(im);
-    else if (op == "Squeeze" || op == "Unsqueeze" || op == "Flatten" || op == "Reshape")
+    if (op == "Squeeze" || op == "Unsqueeze" || op == "Flatten" || op == "Reshape")
         redimension(im, op);
     else if (op == "Cast")
         castNode(im);
-    else if (op == "Slice")
-        sliceNode(im);
     else if (op == "Identity")
         im.alias(0, im.input(0));
-    else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div")
-        arithmetic(im, op);
     else
-        return false;
+        return foldTensorOp(im, op);
     return true;
 }
 

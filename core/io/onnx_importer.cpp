@@ -137,52 +137,11 @@ std::string Importer::uniqueName(const std::string& base) {
 }
 
 Dims Importer::inferDims(const Layer& layer, const std::vector<std::size_t>& inputs) const {
-    // Multi-input layers combine shapes here; every single-input layer goes through the
-    // analysis itself on a two-layer network, so window arithmetic has one definition.
-    if (layer.kind == LayerKind::Concat) {
-        Dims out = layer_dims_[inputs[0]];
-        const auto axis = static_cast<std::size_t>(layer.concat.axis);
-        if (axis >= out.size())
-            fail("concat axis is outside the input");
-        out[axis] = 0;
-        for (std::size_t in : inputs) {
-            const Dims& d = layer_dims_[in];
-            for (std::size_t k = 0; k < out.size(); ++k) {
-                if (d.size() != out.size() || (k != axis && d[k] != out[k]))
-                    fail("inputs " + formatDims(layer_dims_[inputs[0]]) + " and " + formatDims(d) +
-                         " differ outside the concat axis");
-            }
-            out[axis] = checkedAdd(out[axis], d[axis], "concat size");
-        }
-        return out;
-    }
-    if (layer.kind == LayerKind::Eltwise && inputs.size() > 1) {
-        Dims out = layer_dims_[inputs[0]];
-        for (std::size_t in : inputs) {
-            const Dims& b = layer_dims_[in];
-            Dims r(std::max(out.size(), b.size()), 1);
-            for (std::size_t k = 0; k < r.size(); ++k) {
-                const int64_t da = k < out.size() ? out[out.size() - 1 - k] : 1;
-                const int64_t db = k < b.size() ? b[b.size() - 1 - k] : 1;
-                if (da != db && da != 1 && db != 1)
-                    fail("cannot broadcast " + formatDims(out) + " with " + formatDims(b));
-                r[r.size() - 1 - k] = std::max(da, db);
-            }
-            out = std::move(r);
-        }
-        return out;
-    }
-    Network mini;
-    mini.name = net_.name;
-    mini.input = layer_dims_[inputs[0]];
-    Layer in;
-    in.name = "\x01input"; // cannot clash with a layer name from the file
-    in.kind = LayerKind::Input;
-    mini.layers.push_back(std::move(in));
-    mini.layers.push_back(layer);
-    mini.layers.back().inputs = {0};
+    std::vector<const Dims*> dims;
+    for (std::size_t in : inputs)
+        dims.push_back(&layer_dims_[in]);
     try {
-        return analyze(mini).layers[1].output;
+        return layerOutputDims(layer, dims);
     } catch (const InputError& e) {
         // The analysis names the layer, which is this node already.
         const std::string what = e.what();
@@ -194,6 +153,18 @@ Dims Importer::inferDims(const Layer& layer, const std::vector<std::size_t>& inp
 
 std::size_t Importer::emit(Layer layer, const std::vector<std::size_t>& inputs,
                            const std::string& suffix) {
+    // Element-wise layers keep the batch where their first input has it.
+    BatchLayout batch;
+    if (hasInput(0)) {
+        const auto it = values_.find(node_->input(0));
+        if (it != values_.end() && it->second.kind == Value::Kind::Activation)
+            batch = it->second.batch;
+    }
+    return emit(std::move(layer), inputs, batch, 0, suffix);
+}
+
+std::size_t Importer::emit(Layer layer, const std::vector<std::size_t>& inputs, BatchLayout batch,
+                           int output, const std::string& suffix) {
     const std::string base = node_->name().empty()
                                  ? node_->op_type() + "_" + std::to_string(node_index_)
                                  : node_->name();
@@ -205,17 +176,18 @@ std::size_t Importer::emit(Layer layer, const std::vector<std::size_t>& inputs,
     net_.layers.push_back(std::move(layer));
     layer_dims_.push_back(dims);
     const std::size_t index = net_.layers.size() - 1;
-    setActivation(0, index, std::move(dims));
+    setActivation(output, index, std::move(dims), batch);
     return index;
 }
 
-void Importer::setActivation(int output, std::size_t layer, Dims dims) {
-    if (output >= node_->output_size() || node_->output(output).empty())
+void Importer::setActivation(int output, std::size_t layer, Dims dims, BatchLayout batch) {
+    if (output < 0 || output >= node_->output_size() || node_->output(output).empty())
         return;
     Value v;
     v.kind = Value::Kind::Activation;
     v.layer = layer;
     v.dims = std::move(dims);
+    v.batch = batch;
     values_[node_->output(output)] = std::move(v);
 }
 
@@ -225,7 +197,51 @@ void Importer::setConstant(int output, ConstTensor tensor) {
     Value v;
     v.kind = Value::Kind::Constant;
     v.constant = std::move(tensor);
+    for (int i = 0; i < node_->input_size(); ++i) {
+        if (!hasInput(i))
+            continue;
+        const auto it = values_.find(node_->input(i));
+        if (it == values_.end() || it->second.kind != Value::Kind::Constant)
+            continue;
+        for (const std::string& name : it->second.learned)
+            if (std::find(v.learned.begin(), v.learned.end(), name) == v.learned.end())
+                v.learned.push_back(name);
+    }
     values_[node_->output(output)] = std::move(v);
+}
+
+void Importer::aliasAs(int output, const Value& value, const Dims& dims, BatchLayout batch) {
+    Value copy = value;
+    copy.dims = dims;
+    copy.batch = batch;
+    alias(output, copy);
+}
+
+void Importer::claim(const Value& constant) {
+    for (const std::string& name : constant.learned)
+        learned_elems_.erase(name);
+}
+
+std::size_t Importer::constantLayer(const Value& constant, Dims dims, const std::string& suffix) {
+    Layer l;
+    l.kind = LayerKind::Constant;
+    l.constant.dims = std::move(dims);
+    for (const std::string& name : constant.learned) {
+        const auto it = learned_elems_.find(name);
+        if (it == learned_elems_.end())
+            continue;
+        l.constant.params = checkedAdd(l.constant.params, it->second, "parameter count");
+        learned_elems_.erase(it);
+    }
+    l.source_op = l.constant.params > 0 ? "initializer" : "constant";
+    const std::string base = node_->name().empty()
+                                 ? node_->op_type() + "_" + std::to_string(node_index_)
+                                 : node_->name();
+    l.name = uniqueName(base + suffix);
+    Dims out = inferDims(l, {});
+    net_.layers.push_back(std::move(l));
+    layer_dims_.push_back(std::move(out));
+    return net_.layers.size() - 1;
 }
 
 void Importer::alias(int output, const Value& value) {
@@ -240,6 +256,18 @@ void Importer::bindInputs() {
         Value v;
         v.kind = Value::Kind::Constant;
         v.constant = init.tensor;
+        // Floating-point initializers of more than one element are weights (a scalar is a
+        // constant: an epsilon, a scale); integer ones are indices and shapes.
+        int64_t elems = 0;
+        try {
+            elems = init.tensor.elementCount();
+        } catch (const InputError& e) {
+            fail("initializer '" + init.name + "': " + e.what());
+        }
+        if (!init.tensor.isInteger() && elems > 1) {
+            v.learned.push_back(init.name);
+            learned_elems_[init.name] = elems;
+        }
         if (!values_.emplace(init.name, std::move(v)).second)
             fail("initializer '" + init.name + "' is defined twice");
     }
@@ -369,6 +397,9 @@ void Importer::convert(const onnx::NodeProto& node) {
     const bool standard = node.domain().empty() || node.domain() == "ai.onnx";
     if (standard && (convertShapeOp(*this, op) || convertLayerOp(*this, op)))
         return;
+    // ONNX Runtime's fused transformer ops that keep the shape.
+    if (node.domain() == "com.microsoft" && convertLayerOp(*this, "com.microsoft." + op))
+        return;
     convertUnknownOp(*this);
 }
 
@@ -394,10 +425,20 @@ Network Importer::run() {
         ++uses_[out.name()];
 
     const std::vector<const onnx::NodeProto*> order = topologicalOrder();
+    fusions_ = findFusions(model_);
+    absorbed_.assign(model_.nodes.size(), false);
+    for (std::size_t f = 0; f < fusions_.size(); ++f) {
+        for (std::size_t n : fusions_[f].nodes)
+            absorbed_[n] = true;
+        fused_at_[fusions_[f].output_node] = f;
+    }
     for (const onnx::NodeProto* node : order) {
         node_ = node;
         node_index_ = static_cast<std::size_t>(node - model_.nodes.data());
-        convert(*node);
+        if (const auto it = fused_at_.find(node_index_); it != fused_at_.end())
+            emitFused(fusions_[it->second]);
+        else if (!absorbed_[node_index_])
+            convert(*node);
         // Outputs a handler did not bind are auxiliary (masks, indices, statistics).
         for (const std::string& out : node->output()) {
             if (!out.empty() && values_.count(out) == 0)

@@ -152,8 +152,10 @@ void appendTypedInt(ConstTensor& t, int64_t v) {
 }
 
 void appendTypedReal(ConstTensor& t, double v) {
+    // An integer tensor stored as floats (a corrupt file): a value no int64 holds reads as 0
+    // rather than as undefined behaviour.
     if (isIntegerType(t.data_type))
-        t.ints.push_back(static_cast<int64_t>(v));
+        t.ints.push_back(std::isfinite(v) && std::fabs(v) < 9.2e18 ? static_cast<int64_t>(v) : 0);
     else
         t.reals.push_back(v);
 }

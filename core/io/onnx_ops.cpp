@@ -1,6 +1,7 @@
-// ONNX ops that become layers. ONNX shapes lead with the batch; the network's are per
-// sample, so axes, permutations and reshape targets drop that first entry here.
-#include "io/onnx_importer.h"
+// ONNX ops that become layers: convolutions, pooling, normalization, activations,
+// element-wise arithmetic, concatenation and padding. ONNX shapes hold the batch (first, for
+// images); the network's are per sample, so axes drop it (Importer::sampleAxis).
+#include "io/onnx_ops_detail.h"
 
 #include "network/analysis.h"
 #include "util/checked.h"
@@ -13,18 +14,6 @@
 
 namespace iterscope::onnx_import {
 namespace {
-
-std::string dimsText(const Dims& d) {
-    return d.empty() ? std::string("a scalar") : formatDims(d);
-}
-
-int64_t elementsOf(Importer& im, const ConstTensor& t) {
-    try {
-        return t.elementCount();
-    } catch (const InputError& e) {
-        im.fail(e.what());
-    }
-}
 
 struct Window {
     int64_t kh = 1, kw = 1, sh = 1, sw = 1, pt = 0, pl = 0, pb = 0, pr = 0, dh = 1, dw = 1;
@@ -97,8 +86,9 @@ void checkKernelAttr(Importer& im, int64_t kh, int64_t kw) {
 
 const Value& imageInput(Importer& im) {
     const Value& x = im.activation(0);
-    if (x.dims.size() != 3)
-        im.fail("expects an NxCxHxW input, got per-sample " + dimsText(x.dims));
+    if (x.dims.size() != 3 || !batchFirst(x))
+        im.fail("expects an NxCxHxW input, got " + dimsText(onnxDims(x, im.exportBatch())) +
+                (batchFirst(x) ? "" : " with the batch elsewhere than first"));
     return x;
 }
 
@@ -108,6 +98,14 @@ const ConstTensor& weight(Importer& im, int i, std::size_t rank) {
         im.fail("weight '" + im.inputName(i) + "' has " + std::to_string(w.dims.size()) +
                 " dimensions; only 2-D convolutions (4-D weights) are supported");
     return w;
+}
+
+// The weights (and statistics) a layer counts by its own kind are not counted again by a
+// Constant layer that might read the same initializers.
+void claimConstants(Importer& im) {
+    for (int i = 0; i < im.inputCount(); ++i)
+        if (im.isConstant(i))
+            im.claim(im.input(i));
 }
 
 void setBias(Importer& im, int i, int64_t channels, bool& bias) {
@@ -139,6 +137,7 @@ void conv(Importer& im) {
     applyWindow(p, win);
     p.groups = group;
     setBias(im, 2, p.out_channels, p.bias);
+    claimConstants(im);
     im.emit(std::move(l), {x.layer});
 }
 
@@ -189,50 +188,14 @@ void convTranspose(Importer& im) {
     applyWindow(p, win);
     p.groups = group;
     setBias(im, 2, p.out_channels, p.bias);
+    claimConstants(im);
     im.emit(std::move(l), {x.layer});
-}
-
-// Gemm and MatMul with a constant weight on a [batch, features] input.
-void fullyConnected(Importer& im, bool gemm) {
-    if (im.isConstant(0))
-        im.fail("a constant first operand is not supported (the weight must be the second)");
-    const Value& a = im.activation(0);
-    if (!im.isConstant(1))
-        im.fail("the second operand must be a constant weight; products of two activations "
-                "are not supported");
-    const ConstTensor& b = im.constant(1, false);
-    if (b.dims.size() != 2)
-        im.fail("weight '" + im.inputName(1) + "' must be 2-D, has " +
-                std::to_string(b.dims.size()) + " dimensions");
-    if (a.dims.size() != 1)
-        im.fail("expects a [batch, features] input, got per-sample " + dimsText(a.dims) +
-                " (insert a Flatten)");
-    if (gemm && im.attrInt("transA", 0) != 0)
-        im.fail("transA=1 is not supported");
-    const bool trans_b = gemm && im.attrInt("transB", 0) != 0;
-    const int64_t k = trans_b ? b.dims[1] : b.dims[0];
-    const int64_t n = trans_b ? b.dims[0] : b.dims[1];
-    if (k != a.dims[0])
-        im.fail("weight '" + im.inputName(1) + "' expects " + std::to_string(k) +
-                " input features, the input has " + std::to_string(a.dims[0]));
-    Layer l;
-    l.kind = LayerKind::FullyConnected;
-    l.fc.out_features = n;
-    l.fc.bias = false;
-    if (gemm && im.hasInput(2)) {
-        const int64_t c = elementsOf(im, im.constant(2, false));
-        if (c != n && c != 1)
-            im.fail("bias '" + im.inputName(2) + "' has " + std::to_string(c) + " elements for " +
-                    std::to_string(n) + " outputs");
-        l.fc.bias = true;
-    }
-    im.emit(std::move(l), {a.layer});
 }
 
 void normalization(Importer& im) {
     const Value& x = im.activation(0);
-    if (x.dims.empty())
-        im.fail("needs a channel dimension");
+    if (x.dims.empty() || !batchFirst(x))
+        im.fail("needs an N x C x ... input with the batch first");
     const int64_t scale = elementsOf(im, im.constant(1, false));
     if (scale != x.dims[0])
         im.fail("channel mismatch: scale '" + im.inputName(1) + "' has " + std::to_string(scale) +
@@ -240,6 +203,7 @@ void normalization(Importer& im) {
     Layer l;
     l.kind = LayerKind::BatchNorm;
     l.bn.affine = true;
+    claimConstants(im);
     im.emit(std::move(l), {x.layer});
 }
 
@@ -259,6 +223,7 @@ void prelu(Importer& im) {
     if (slopes != 1 && slopes != channels)
         im.fail("slope '" + im.inputName(1) + "' has " + std::to_string(slopes) + " elements for " +
                 std::to_string(channels) + " channels");
+    claimConstants(im);
     activationLayer(im, ActivationKind::PReLU, slopes == 1);
 }
 
@@ -320,30 +285,6 @@ void globalPool(Importer& im, PoolKind kind) {
     im.emit(std::move(l), {x.layer});
 }
 
-// x.mean([2, 3]) as exporters write global pooling.
-void reducePool(Importer& im, PoolKind kind) {
-    const Value& x = im.activation(0);
-    std::vector<int64_t> axes = im.attrInts("axes");
-    if (im.hasInput(1))
-        axes = im.constant(1, true).ints;
-    const auto rank = static_cast<int64_t>(x.dims.size()) + 1;
-    for (int64_t& a : axes)
-        a = im.normalizeAxis(a, rank);
-    std::sort(axes.begin(), axes.end());
-    if (rank != 4 || axes != std::vector<int64_t>{2, 3})
-        im.fail("only reductions over the spatial axes (2, 3) of an NxCxHxW input are "
-                "supported");
-    Layer l;
-    l.kind = LayerKind::GlobalPooling;
-    l.pool.kind = kind;
-    const std::size_t pooled = im.emit(std::move(l), {x.layer});
-    if (im.attrInt("keepdims", 1) == 0) {
-        Layer flat;
-        flat.kind = LayerKind::Flatten;
-        im.emit(std::move(flat), {pooled}, "/flatten");
-    }
-}
-
 void simpleLayer(Importer& im, LayerKind kind) {
     const Value& x = im.activation(0);
     Layer l;
@@ -356,6 +297,23 @@ void simpleLayer(Importer& im, LayerKind kind) {
     im.emit(std::move(l), {x.layer});
 }
 
+// Dropout of probability 0 (torchvision's ViT and Swin export one after every block) is
+// the identity even in training: PyTorch returns its input untouched.
+void dropout(Importer& im) {
+    const Value& x = im.activation(0);
+    double ratio = im.attrFloat("ratio", 0.5F);
+    if (im.hasInput(1)) {
+        const ConstTensor& r = im.constant(1, false);
+        if (r.has_values && r.valueCount() == 1)
+            ratio = r.realAt(0);
+    }
+    if (ratio == 0.0) {
+        im.alias(0, x);
+        return;
+    }
+    simpleLayer(im, LayerKind::Dropout);
+}
+
 bool allEqual(const ConstTensor& c, double v) {
     if (!c.has_values)
         return false;
@@ -366,235 +324,208 @@ bool allEqual(const ConstTensor& c, double v) {
     return true;
 }
 
+// Whether a constant holds learned elements no layer has counted yet.
+bool learned(const Value& c) {
+    return !c.learned.empty();
+}
+
+// Several activations (and constants) combined element-wise, broadcasting.
+void eltwiseOfActivations(Importer& im, EltwiseKind kind, const std::vector<int>& inputs) {
+    std::vector<Value> acts;
+    for (int i : inputs)
+        if (!im.isConstant(i))
+            acts.push_back(im.input(i));
+    std::vector<const Value*> ptrs;
+    for (const Value& v : acts)
+        ptrs.push_back(&v);
+    const BatchLayout batch = sharedLayout(im, ptrs);
+    std::vector<std::size_t> layers;
+    std::size_t next = 0;
+    for (int i : inputs) {
+        if (im.isConstant(i)) {
+            const Value c = im.input(i);
+            layers.push_back(im.constantLayer(
+                c, constantSampleDims(im, acts.front(), c.constant, im.inputName(i)),
+                "/" + std::to_string(i)));
+        } else {
+            layers.push_back(acts[next++].layer);
+        }
+    }
+    Layer l;
+    l.kind = LayerKind::Eltwise;
+    l.eltwise.kind = kind;
+    im.emit(std::move(l), layers, batch);
+}
+
 void eltwise(Importer& im, EltwiseKind kind) {
-    std::vector<int> acts, consts;
+    std::vector<int> inputs, acts, consts;
     for (int i = 0; i < im.inputCount(); ++i) {
         if (!im.hasInput(i))
             continue;
+        inputs.push_back(i);
         (im.input(i).kind == Value::Kind::Activation ? acts : consts).push_back(i);
     }
     if (acts.empty())
         im.fail("no input flows from the network input");
     if (acts.size() > 1) {
-        if (!consts.empty())
-            im.fail("mixing several activations with constants is not supported");
-        std::vector<std::size_t> layers;
-        for (int i : acts)
-            layers.push_back(im.input(i).layer);
-        Layer l;
-        l.kind = LayerKind::Eltwise;
-        l.eltwise.kind = kind;
-        im.emit(std::move(l), layers);
+        eltwiseOfActivations(im, kind, inputs);
         return;
     }
-    const Value& x = im.input(acts[0]);
+    const Value x = im.input(acts[0]);
     if (consts.size() != 1)
         im.fail("expects one constant operand");
-    const ConstTensor& c = im.constant(consts[0], false);
+    const Value cv = im.input(consts[0]);
+    const ConstTensor& c = cv.constant;
     const bool constant_second = consts[0] > acts[0];
-    // x + 0, x - 0, x * 1, x / 1: nothing to compute.
+    // x + 0, x - 0, x * 1, x / 1: nothing to compute. Not for a learned tensor, whose values
+    // in the file are only its initialization (torchvision zeroes Linear biases).
     const bool additive = kind == EltwiseKind::Add || kind == EltwiseKind::Sub;
     const bool multiplicative = kind == EltwiseKind::Mul || kind == EltwiseKind::Div;
-    if ((additive && allEqual(c, 0.0) && (kind == EltwiseKind::Add || constant_second)) ||
-        (multiplicative && allEqual(c, 1.0) && (kind == EltwiseKind::Mul || constant_second))) {
+    const bool neutral =
+        (additive && allEqual(c, 0.0) && (kind == EltwiseKind::Add || constant_second)) ||
+        (multiplicative && allEqual(c, 1.0) && (kind == EltwiseKind::Mul || constant_second));
+    if (neutral && !learned(cv)) {
         im.alias(0, x);
         return;
     }
-    // The constant is broadcast onto x; it must not enlarge it.
-    Dims cd = c.dims;
-    if (cd.size() == x.dims.size() + 1) {
-        if (cd[0] != 1 && cd[0] != im.exportBatch())
-            im.fail("constant '" + im.inputName(consts[0]) + "' has a batch dimension of " +
-                    std::to_string(cd[0]));
-        cd.erase(cd.begin());
+    const Dims cd = constantSampleDims(im, x, c, im.inputName(consts[0]));
+    // MatMul + Add and bias-free Conv + Add are how some exporters write a biased layer.
+    Layer& producer = im.network().layers[x.layer];
+    const int64_t n = elementsOf(im, c);
+    if (kind == EltwiseKind::Add && im.uses(im.inputName(acts[0])) == 1 && !x.dims.empty()) {
+        const bool along_last =
+            n == x.dims.back() &&
+            std::count_if(cd.begin(), cd.end(), [](int64_t d) { return d != 1; }) <= 1 &&
+            (cd.empty() || cd.back() == n);
+        if (producer.kind == LayerKind::FullyConnected && !producer.fc.bias &&
+            n == producer.fc.out_features && along_last) {
+            producer.fc.bias = true;
+            im.claim(cv);
+            im.alias(0, x);
+            return;
+        }
+        if ((producer.kind == LayerKind::Convolution ||
+             producer.kind == LayerKind::Deconvolution) &&
+            !producer.conv.bias && n == x.dims[0] && cd.size() == x.dims.size()) {
+            producer.conv.bias = true;
+            im.claim(cv);
+            im.alias(0, x);
+            return;
+        }
     }
+    // A constant that is learned (a position table, a layer scale, a norm's weight) or that
+    // enlarges x is a layer of its own; a fixed one that fits x (an epsilon, a scale
+    // factor, a mask) is folded into the element-wise layer.
     bool fits = cd.size() <= x.dims.size();
     for (std::size_t k = 0; fits && k < cd.size(); ++k) {
         const int64_t dc = cd[cd.size() - 1 - k];
         const int64_t dx = x.dims[x.dims.size() - 1 - k];
         fits = dc == 1 || dc == dx;
     }
-    if (!fits)
-        im.fail("broadcasting constant '" + im.inputName(consts[0]) + "' (" + dimsText(c.dims) +
-                ") onto " + dimsText(x.dims) + " is not supported");
-    // MatMul + Add and bias-free Conv + Add are how some exporters write a biased layer.
-    Layer& producer = im.network().layers[x.layer];
-    const int64_t n = elementsOf(im, c);
-    if (kind == EltwiseKind::Add && im.uses(im.inputName(acts[0])) == 1 && !x.dims.empty() &&
-        n == x.dims[0] && (cd.size() == 1 || cd.size() == x.dims.size())) {
-        if (producer.kind == LayerKind::FullyConnected && !producer.fc.bias) {
-            producer.fc.bias = true;
-            im.alias(0, x);
-            return;
-        }
-        if ((producer.kind == LayerKind::Convolution ||
-             producer.kind == LayerKind::Deconvolution) &&
-            !producer.conv.bias && cd.size() == x.dims.size()) {
-            producer.conv.bias = true;
-            im.alias(0, x);
-            return;
-        }
+    if (learned(cv) || !fits) {
+        eltwiseOfActivations(
+            im, kind,
+            {acts[0] < consts[0] ? acts[0] : consts[0], acts[0] < consts[0] ? consts[0] : acts[0]});
+        return;
     }
     Layer l;
     l.kind = LayerKind::Eltwise;
     l.eltwise.kind = kind;
-    im.emit(std::move(l), {x.layer});
+    im.emit(std::move(l), {x.layer}, x.batch);
 }
 
 void concat(Importer& im) {
-    std::vector<std::size_t> layers;
-    int64_t rank = 0;
-    for (int i = 0; i < im.inputCount(); ++i) {
-        const Value& v = im.activation(i);
-        layers.push_back(v.layer);
-        rank = static_cast<int64_t>(v.dims.size()) + 1;
-    }
-    if (layers.empty())
+    if (im.inputCount() == 0)
         im.fail("has no inputs");
     if (!im.hasAttr("axis"))
         im.fail("axis is required");
-    const int64_t axis = im.normalizeAxis(im.attrInt("axis", 1), rank);
-    if (axis == 0)
+    std::vector<Value> acts;
+    for (int i = 0; i < im.inputCount(); ++i)
+        if (!im.isConstant(i))
+            acts.push_back(im.activation(i));
+    if (acts.empty())
+        im.fail("no input flows from the network input");
+    std::vector<const Value*> ptrs;
+    for (const Value& v : acts)
+        ptrs.push_back(&v);
+    const BatchLayout batch = sharedLayout(im, ptrs);
+    const Value& ref = acts.front();
+    const auto rank = static_cast<int64_t>(onnxDims(ref, im.exportBatch()).size());
+    const int64_t onnx_axis = im.normalizeAxis(im.attrInt("axis", 1), rank);
+    if (!ref.batch.free() && onnx_axis == ref.batch.axis)
         im.fail("concatenation along the batch axis is not supported");
-    Layer l;
-    l.kind = LayerKind::Concat;
-    l.concat.axis = axis - 1;
-    im.emit(std::move(l), layers);
-}
-
-void flatten(Importer& im) {
-    const Value& x = im.activation(0);
-    const auto rank = static_cast<int64_t>(x.dims.size()) + 1;
-    int64_t axis = im.attrInt("axis", 1);
-    if (axis < 0)
-        axis += rank;
-    if (axis < 0 || axis > rank) // axis == rank is allowed: [N * ..., 1]
-        im.fail("axis " + std::to_string(im.attrInt("axis", 1)) + " is outside the input");
-    if (axis == 0)
-        im.fail("Flatten at axis 0 merges the batch into the features; not supported");
-    // Axis k > 1 keeps [N*d1*...*d(k-1), rest]: only per-sample when those dims are 1.
-    for (int64_t k = 0; k + 1 < axis; ++k) {
-        if (x.dims[static_cast<std::size_t>(k)] != 1)
-            im.fail("Flatten at axis " + std::to_string(axis) +
-                    " merges the batch with other dimensions; not supported");
-    }
-    Layer l;
-    l.kind = LayerKind::Flatten;
-    im.emit(std::move(l), {x.layer});
-}
-
-void reshapeTo(Importer& im, const Value& x, Dims per_sample) {
-    Layer l;
-    l.kind = LayerKind::Reshape;
-    l.reshape.target = std::move(per_sample);
-    im.emit(std::move(l), {x.layer});
-}
-
-void reshape(Importer& im) {
-    const Value& x = im.activation(0);
-    Dims target = im.hasInput(1) ? im.constant(1, true).ints : im.attrInts("shape");
-    if (im.hasInput(1) && !im.constant(1, true).isInteger())
-        im.fail("the target shape must be integers");
-    if (target.empty())
-        im.fail("reshaping to a scalar drops the batch; not supported");
-    const int64_t first = target.front();
-    if (first != 0 && first != -1 && first != im.exportBatch())
-        im.fail("target shape " + formatDims(target) +
-                " does not keep the batch dimension first; not supported");
-    if (im.attrInt("allowzero", 0) != 0 && std::count(target.begin(), target.end(), 0) > 0)
-        im.fail("allowzero with a zero in the target shape makes an empty tensor");
-    target.erase(target.begin());
-    reshapeTo(im, x, std::move(target));
-}
-
-std::vector<int64_t> axesOf(Importer& im) {
-    if (im.hasInput(1)) {
-        const ConstTensor& t = im.constant(1, true);
-        if (!t.isInteger())
-            im.fail("axes must be integers");
-        return t.ints;
-    }
-    return im.attrInts("axes");
-}
-
-void squeeze(Importer& im, bool unsqueeze) {
-    const Value& x = im.activation(0);
-    std::vector<int64_t> axes = axesOf(im);
-    Dims full = x.dims;
-    full.insert(full.begin(), im.exportBatch());
-    const auto out_rank = static_cast<int64_t>(full.size() + (unsqueeze ? axes.size() : 0));
-    if (out_rank > 16)
-        im.fail("the result would have " + std::to_string(out_rank) + " dimensions");
-    for (int64_t& a : axes)
-        a = im.normalizeAxis(a, unsqueeze ? out_rank : static_cast<int64_t>(full.size()));
-    std::sort(axes.begin(), axes.end());
-    if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
-        im.fail("axes repeat");
-    if (!axes.empty() && axes.front() == 0)
-        im.fail("squeezing or unsqueezing the batch axis is not supported");
-    Dims out;
-    if (unsqueeze) {
-        out = full;
-        for (int64_t a : axes)
-            out.insert(out.begin() + a, 1);
-    } else {
-        for (std::size_t k = 0; k < full.size(); ++k) {
-            const bool listed = std::binary_search(axes.begin(), axes.end(), int64_t(k));
-            if (listed && full[k] != 1)
-                im.fail("cannot squeeze axis " + std::to_string(k) + " of size " +
-                        std::to_string(full[k]));
-            if (!(listed || (axes.empty() && k > 0 && full[k] == 1)))
-                out.push_back(full[k]);
+    const std::size_t axis = im.sampleAxis(ref, onnx_axis, "concat axis");
+    std::vector<std::size_t> layers;
+    std::size_t next = 0;
+    for (int i = 0; i < im.inputCount(); ++i) {
+        if (im.isConstant(i)) {
+            // A class token expanded to the batch, say: the same tensor for every sample.
+            const Value c = im.input(i);
+            layers.push_back(
+                im.constantLayer(c, constantSampleDims(im, ref, c.constant, im.inputName(i)),
+                                 "/" + std::to_string(i)));
+        } else {
+            layers.push_back(acts[next++].layer);
         }
     }
-    out.erase(out.begin());
-    reshapeTo(im, x, std::move(out));
-}
-
-void transpose(Importer& im) {
-    const Value& x = im.activation(0);
-    const auto rank = static_cast<int64_t>(x.dims.size()) + 1;
-    std::vector<int64_t> perm = im.attrInts("perm");
-    if (perm.empty()) {
-        for (int64_t k = rank - 1; k >= 0; --k)
-            perm.push_back(k);
-    }
-    if (static_cast<int64_t>(perm.size()) != rank || perm[0] != 0)
-        im.fail("the permutation must keep the batch axis first");
-    perm.erase(perm.begin());
-    bool identity = true;
-    for (std::size_t k = 0; k < perm.size(); ++k) {
-        perm[k] -= 1;
-        identity = identity && perm[k] == static_cast<int64_t>(k);
-    }
-    if (identity) {
-        im.alias(0, x);
-        return;
-    }
     Layer l;
-    l.kind = LayerKind::Transpose;
-    l.transpose.perm = std::move(perm);
-    im.emit(std::move(l), {x.layer});
+    l.kind = LayerKind::Concat;
+    l.concat.axis = static_cast<int64_t>(axis);
+    im.emit(std::move(l), layers, batch);
 }
 
 void pad(Importer& im) {
-    const Value& x = imageInput(im);
-    const std::vector<int64_t> pads =
-        im.hasInput(1) ? im.constant(1, true).ints : im.attrInts("pads");
-    if (pads.size() != 8)
-        im.fail("pads must have 8 entries for an NxCxHxW input, has " +
-                std::to_string(pads.size()));
-    if (pads[0] != 0 || pads[1] != 0 || pads[4] != 0 || pads[5] != 0)
-        im.fail("padding the batch or channel axis is not supported");
+    const Value& x = im.activation(0);
+    const Dims full = onnxDims(x, im.exportBatch());
+    const auto rank = static_cast<int64_t>(full.size());
+    std::vector<int64_t> pads = im.hasInput(1) ? intsOf(im, 1, "pads") : im.attrInts("pads");
+    if (im.hasInput(3)) {
+        // Opset 18: pads for the listed axes only.
+        std::vector<int64_t> axes = intsOf(im, 3, "axes");
+        if (pads.size() != 2 * axes.size())
+            im.fail("pads must have two entries per listed axis");
+        std::vector<int64_t> all(static_cast<std::size_t>(2 * rank), 0);
+        for (std::size_t k = 0; k < axes.size(); ++k) {
+            const int64_t a = im.normalizeAxis(axes[k], rank);
+            all[static_cast<std::size_t>(a)] = pads[k];
+            all[static_cast<std::size_t>(a + rank)] = pads[k + axes.size()];
+        }
+        pads = std::move(all);
+    }
+    if (static_cast<int64_t>(pads.size()) != 2 * rank)
+        im.fail("pads must have " + std::to_string(2 * rank) + " entries for a " +
+                std::to_string(rank) + "-D input, has " + std::to_string(pads.size()));
     if (std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p < 0; }))
         im.fail("negative pads (cropping) are not supported");
     Layer l;
     l.kind = LayerKind::Pad;
-    l.pad.top = pads[2];
-    l.pad.left = pads[3];
-    l.pad.bottom = pads[6];
-    l.pad.right = pads[7];
-    im.emit(std::move(l), {x.layer});
+    bool none = true;
+    for (int64_t a = 0; a < rank; ++a) {
+        const int64_t begin = pads[static_cast<std::size_t>(a)];
+        const int64_t end = pads[static_cast<std::size_t>(a + rank)];
+        if (!x.batch.free() && a == x.batch.axis) {
+            if (begin != 0 || end != 0)
+                im.fail("padding the batch axis is not supported");
+            continue;
+        }
+        none = none && begin == 0 && end == 0;
+        l.pad.begins.push_back(begin);
+        l.pad.ends.push_back(end);
+    }
+    if (none) {
+        im.alias(0, x);
+        return;
+    }
+    // An image padded in height and width only: the spatial form network files write.
+    if (batchFirst(x) && rank == 4 && l.pad.begins[0] == 0 && l.pad.ends[0] == 0) {
+        l.pad.top = l.pad.begins[1];
+        l.pad.left = l.pad.begins[2];
+        l.pad.bottom = l.pad.ends[1];
+        l.pad.right = l.pad.ends[2];
+        l.pad.begins.clear();
+        l.pad.ends.clear();
+    }
+    im.emit(std::move(l), {x.layer}, x.batch);
 }
 
 using Handler = std::function<void(Importer&)>;
@@ -604,8 +535,6 @@ const std::unordered_map<std::string, Handler>& handlers() {
     static const std::unordered_map<std::string, Handler> table = {
         {"Conv", conv},
         {"ConvTranspose", convTranspose},
-        {"Gemm", [](Importer& im) { fullyConnected(im, true); }},
-        {"MatMul", [](Importer& im) { fullyConnected(im, false); }},
         {"BatchNormalization", normalization},
         {"InstanceNormalization", normalization},
         {"Relu", [](Importer& im) { activationLayer(im, AK::ReLU); }},
@@ -618,29 +547,36 @@ const std::unordered_map<std::string, Handler>& handlers() {
         {"HardSwish", [](Importer& im) { activationLayer(im, AK::HardSwish); }},
         {"Elu", [](Importer& im) { activationLayer(im, AK::ELU); }},
         {"Selu", [](Importer& im) { activationLayer(im, AK::ELU); }},
+        {"Gelu", // opset 20: approximate "none" (erf) or "tanh"
+         [](Importer& im) {
+             activationLayer(im, im.attrString("approximate", "none") == "tanh" ? AK::GELUTanh
+                                                                                : AK::GELU);
+         }},
+        {"com.microsoft.Gelu", [](Importer& im) { activationLayer(im, AK::GELU); }},
+        {"com.microsoft.FastGelu", [](Importer& im) { activationLayer(im, AK::GELUTanh); }},
+        {"Erf", [](Importer& im) { activationLayer(im, AK::Erf); }},
+        {"Sqrt", [](Importer& im) { activationLayer(im, AK::Sqrt); }},
+        {"Exp", [](Importer& im) { activationLayer(im, AK::Exp); }},
+        {"Log", [](Importer& im) { activationLayer(im, AK::Log); }},
+        {"Abs", [](Importer& im) { activationLayer(im, AK::Abs); }},
+        {"Neg", [](Importer& im) { activationLayer(im, AK::Neg); }},
+        {"Reciprocal", [](Importer& im) { activationLayer(im, AK::Reciprocal); }},
         {"MaxPool", [](Importer& im) { pool(im, PoolKind::Max); }},
         {"AveragePool", [](Importer& im) { pool(im, PoolKind::Average); }},
         {"GlobalAveragePool", [](Importer& im) { globalPool(im, PoolKind::Average); }},
         {"GlobalMaxPool", [](Importer& im) { globalPool(im, PoolKind::Max); }},
-        {"ReduceMean", [](Importer& im) { reducePool(im, PoolKind::Average); }},
-        {"ReduceMax", [](Importer& im) { reducePool(im, PoolKind::Max); }},
         {"Add", [](Importer& im) { eltwise(im, EltwiseKind::Add); }},
         {"Sum", [](Importer& im) { eltwise(im, EltwiseKind::Add); }},
         {"Sub", [](Importer& im) { eltwise(im, EltwiseKind::Sub); }},
         {"Mul", [](Importer& im) { eltwise(im, EltwiseKind::Mul); }},
         {"Div", [](Importer& im) { eltwise(im, EltwiseKind::Div); }},
         {"Max", [](Importer& im) { eltwise(im, EltwiseKind::Max); }},
+        {"Min", [](Importer& im) { eltwise(im, EltwiseKind::Min); }},
+        {"Pow", [](Importer& im) { eltwise(im, EltwiseKind::Pow); }},
         {"Concat", concat},
-        {"Flatten", flatten},
-        {"Reshape", reshape},
-        {"Squeeze", [](Importer& im) { squeeze(im, false); }},
-        {"Unsqueeze", [](Importer& im) { squeeze(im, true); }},
-        {"Transpose", transpose},
         {"Pad", pad},
-        {"Dropout", [](Importer& im) { simpleLayer(im, LayerKind::Dropout); }},
+        {"Dropout", dropout},
         {"LRN", [](Importer& im) { simpleLayer(im, LayerKind::LRN); }},
-        {"Softmax", [](Importer& im) { simpleLayer(im, LayerKind::Softmax); }},
-        {"LogSoftmax", [](Importer& im) { simpleLayer(im, LayerKind::Softmax); }},
         {"Identity", [](Importer& im) { im.alias(0, im.activation(0)); }},
         {"Cast", [](Importer& im) { im.alias(0, im.activation(0)); }},
     };
@@ -653,7 +589,7 @@ bool convertLayerOp(Importer& im, const std::string& op) {
     const auto& table = handlers();
     const auto it = table.find(op);
     if (it == table.end())
-        return false;
+        return convertTensorOp(im, op) || convertMathOp(im, op);
     it->second(im);
     return true;
 }
@@ -663,18 +599,22 @@ void convertUnknownOp(Importer& im) {
     const std::string op =
         node.domain().empty() ? node.op_type() : node.domain() + "." + node.op_type();
     std::vector<std::size_t> layers;
-    const Dims* shape = nullptr;
+    std::optional<Value> first; // the first activation input: its shape and batch layout
     for (int i = 0; i < im.inputCount(); ++i) {
         if (!im.hasInput(i) || im.input(i).kind != Value::Kind::Activation)
             continue;
         const Value& v = im.input(i);
-        if (shape != nullptr && *shape != v.dims)
-            im.fail("unknown op with inputs of different shapes (" + dimsText(*shape) + ", " +
-                    dimsText(v.dims) + "); cannot import it as shape-preserving");
-        shape = &v.dims;
+        if (first && (first->dims != v.dims || !(first->batch == v.batch)))
+            im.fail("unknown op with inputs of different shapes (" +
+                    dimsText(onnxDims(*first, im.exportBatch())) + ", " +
+                    dimsText(onnxDims(v, im.exportBatch())) +
+                    "); cannot import it as shape-preserving");
+        if (!first)
+            first = v;
         if (std::find(layers.begin(), layers.end(), v.layer) == layers.end())
             layers.push_back(v.layer);
     }
+    const Dims* shape = first ? &first->dims : nullptr;
     if (shape == nullptr) {
         // Random ops (RandomUniformLike, Bernoulli: training-mode stochastic depth) and other
         // constant producers: keep the dims, which is all an operand of an Eltwise needs.
@@ -697,20 +637,22 @@ void convertUnknownOp(Importer& im) {
         return;
     }
     if (node.output_size() > 0) {
+        // The file may declare the output's shape: it must be the input's (the batch and
+        // symbolic dimensions may read -1).
         const Dims declared = im.declaredShape(node.output(0));
-        bool same = declared.empty() || declared.size() == shape->size() + 1;
-        for (std::size_t k = 1; same && k < declared.size(); ++k)
-            same = declared[k] < 0 || declared[k] == (*shape)[k - 1];
-        if (!same) {
-            Dims per_sample(declared.begin() + (declared.empty() ? 0 : 1), declared.end());
-            im.fail("unknown op changes the shape from " + dimsText(*shape) + " to " +
-                    dimsText(per_sample) + "; it cannot be imported");
-        }
+        const Dims in = onnxDims(*first, im.exportBatch());
+        bool same = declared.empty() || declared.size() == in.size();
+        for (std::size_t k = 0; same && k < declared.size(); ++k)
+            same = declared[k] < 0 || declared[k] == in[k] ||
+                   (!first->batch.free() && static_cast<int>(k) == first->batch.axis);
+        if (!same)
+            im.fail("unknown op changes the shape from " + dimsText(in) + " to " +
+                    dimsText(declared) + "; it cannot be imported");
     }
     Layer l;
     l.kind = LayerKind::Identity;
     l.source_op = op;
-    im.emit(std::move(l), layers);
+    im.emit(std::move(l), layers, first->batch);
     im.noteUnknown(op);
 }
 

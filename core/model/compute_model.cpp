@@ -1,5 +1,7 @@
 #include "model/compute_model.h"
 
+#include "model/compute_layers_tensor.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -32,11 +34,6 @@ double ceilDiv(double a, double b) {
     return std::ceil(a / b);
 }
 
-// One kernel's time: the slower of its arithmetic and its memory traffic.
-struct KernelTime {
-    double ms = 0;
-    Bound bound = Bound::Memory;
-};
 
 KernelTime roofline(double compute_ms, double memory_ms) {
     if (compute_ms >= memory_ms)
@@ -471,6 +468,19 @@ double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double ba
     return base * padding * reuse * waves;
 }
 
+PassTime kernelPass(std::initializer_list<KernelTime> kernels, const ComputeRates& r) {
+    return pass(kernels, r);
+}
+
+KernelTime streamingKernel(double flops, double elems_moved, const ComputeRates& r) {
+    return streaming(flops, elems_moved, r);
+}
+
+KernelTime gemmKernelTime(double flops, double m, double n, double k, int64_t groups,
+                          double base_efficiency, double bytes, const ComputeRates& r) {
+    return gemmKernel(flops, {m, n, k, groups}, base_efficiency, 1.0, bytes, r);
+}
+
 namespace {
 LayerPasses kernelPasses(const Layer& layer, const LayerCost& cost, const Dims& input,
                          int64_t batch, const ComputeRates& r, const LayerFusion& fusion);
@@ -493,6 +503,8 @@ namespace {
 
 LayerPasses kernelPasses(const Layer& layer, const LayerCost& cost, const Dims& input,
                          int64_t batch, const ComputeRates& r, const LayerFusion& fusion) {
+    if (isTensorLayer(layer))
+        return tensorLayerPasses(layer, cost, input, batch, r);
     switch (layer.kind) {
     case LayerKind::Input:
     case LayerKind::Flatten:

@@ -11,6 +11,7 @@
 #include "util/precision.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 namespace iterscope {
@@ -79,6 +80,22 @@ struct PassTime {
 struct LayerPasses {
     PassTime forward, backward;
 };
+
+// One kernel's time: the slower of its arithmetic and its memory traffic.
+struct KernelTime {
+    double ms = 0;
+    Bound bound = Bound::Memory;
+};
+
+// The pieces layerPasses builds every layer from, for the cost files of other layer kinds
+// (compute_layers_tensor.cpp): kernels run back to back, each followed by the launch gap,
+// paced by the host when it dispatches slower; a bandwidth-bound kernel moving
+// `elems_moved` activation elements; a GEMM of m x n outputs over `groups` problems with
+// reduction k, at the efficiency gemmEfficiency() gives it.
+PassTime kernelPass(std::initializer_list<KernelTime> kernels, const ComputeRates& rates);
+KernelTime streamingKernel(double flops, double elems_moved, const ComputeRates& rates);
+KernelTime gemmKernelTime(double flops, double m, double n, double k, int64_t groups,
+                          double base_efficiency, double bytes, const ComputeRates& rates);
 
 // A GEMM-shaped pass: M x N output in tiles over `groups` independent problems, reduction
 // length K. Returns the fraction of peak it reaches given the base efficiency.

@@ -1,5 +1,6 @@
 #include "network/analysis.h"
 
+#include "network/analysis_detail.h"
 #include "util/checked.h"
 #include "util/error.h"
 
@@ -10,17 +11,27 @@
 namespace iterscope {
 namespace {
 
-// Element counts per sample are bounded well below 2^63 by checkedMul; a count that passes
-// here still has room to be multiplied by a batch in statsAt().
-int64_t elements(const Dims& dims) {
-    int64_t n = 1;
-    for (int64_t d : dims)
-        n = checkedMul(n, d, "tensor size");
-    return n;
-}
+using namespace analysis_detail;
 
-[[noreturn]] void fail(const Layer& layer, const std::string& problem) {
-    throw InputError("layer '" + layer.name + "' (" + layerKindName(layer.kind) + "): " + problem);
+// FLOPs an element of an activation function: one for the piecewise-linear ones, about
+// four for those that evaluate an exponential, erf or tanh.
+int64_t activationFlops(ActivationKind kind) {
+    switch (kind) {
+    case ActivationKind::Sigmoid:
+    case ActivationKind::Tanh:
+    case ActivationKind::ELU:
+    case ActivationKind::Swish:
+    case ActivationKind::HardSwish:
+    case ActivationKind::GELU:
+    case ActivationKind::GELUTanh:
+    case ActivationKind::Erf:
+    case ActivationKind::Exp:
+    case ActivationKind::Log:
+    case ActivationKind::Sqrt:
+        return 4;
+    default:
+        return 1;
+    }
 }
 
 void requireRank(const Layer& layer, const Dims& in, std::size_t rank) {
@@ -73,28 +84,6 @@ int64_t windowOutput(const Layer& layer, const char* axis, int64_t in, int64_t k
         fail(layer, std::string("output size reaches zero along ") + axis);
     return out;
 }
-
-Dims broadcast(const Layer& layer, const Dims& a, const Dims& b) {
-    Dims out(std::max(a.size(), b.size()), 1);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
-        const int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
-        if (da != db && da != 1 && db != 1)
-            fail(layer, "cannot broadcast " + formatDims(a) + " with " + formatDims(b));
-        out[out.size() - 1 - i] = std::max(da, db);
-    }
-    return out;
-}
-
-struct Counted {
-    Dims output;
-    int64_t params = 0;
-    int64_t macs = 0;
-    int64_t fwd_flops = 0;
-    int64_t bwd_data_flops = 0;
-    int64_t bwd_weight_flops = 0;
-    int64_t saved_elems = 0;
-};
 
 Counted countConvolution(const Layer& layer, const Dims& in) {
     requireRank(layer, in, 3);
@@ -178,6 +167,8 @@ Counted countLayer(const Layer& layer, const std::vector<const Dims*>& inputs,
         c.output = network_input;
         return c;
     }
+    if (layer.kind == LayerKind::Constant)
+        return countTensorLayer(layer, inputs);
     const Dims& in = *inputs.front();
     const int64_t in_elems = elements(in);
     Counted c;
@@ -188,6 +179,8 @@ Counted countLayer(const Layer& layer, const std::vector<const Dims*>& inputs,
     case LayerKind::Deconvolution:
         return countConvolution(layer, in);
     case LayerKind::FullyConnected: {
+        if (!layer.fc.flatten)
+            return countTensorLayer(layer, inputs);
         if (layer.fc.out_features <= 0)
             fail(layer, "output features must be positive");
         c.output = {layer.fc.out_features};
@@ -221,12 +214,7 @@ Counted countLayer(const Layer& layer, const std::vector<const Dims*>& inputs,
         c.output = in;
         if (layer.activation.kind == ActivationKind::PReLU)
             c.params = layer.activation.prelu_channel_shared || in.empty() ? 1 : in[0];
-        const bool transcendental = layer.activation.kind == ActivationKind::Sigmoid ||
-                                    layer.activation.kind == ActivationKind::Tanh ||
-                                    layer.activation.kind == ActivationKind::ELU ||
-                                    layer.activation.kind == ActivationKind::Swish ||
-                                    layer.activation.kind == ActivationKind::HardSwish;
-        c.fwd_flops = checkedMul(transcendental ? 4 : 1, in_elems, "FLOP count");
+        c.fwd_flops = checkedMul(activationFlops(layer.activation.kind), in_elems, "FLOP count");
         c.bwd_data_flops = c.fwd_flops;
         c.bwd_weight_flops = c.params > 0 ? checkedMul(2, in_elems, "FLOP count") : 0;
         c.saved_elems = in_elems;
@@ -284,8 +272,11 @@ Counted countLayer(const Layer& layer, const std::vector<const Dims*>& inputs,
             layer.eltwise.kind == EltwiseKind::Add || layer.eltwise.kind == EltwiseKind::Sub
                 ? 0 // gradients pass through unchanged
                 : checkedMul(2, c.fwd_flops, "FLOP count");
-        c.saved_elems =
-            c.bwd_data_flops > 0 ? checkedMul(static_cast<int64_t>(inputs.size()), out_elems) : 0;
+        // Products, quotients, extrema and powers keep their inputs for backward: each at its
+        // own size (an SE gate's Cx1x1, not the map it scales).
+        if (c.bwd_data_flops > 0)
+            for (const Dims* d : inputs)
+                c.saved_elems = checkedAdd(c.saved_elems, elements(*d), "activation size");
         return c;
     }
     case LayerKind::Dropout:
@@ -347,13 +338,17 @@ Counted countLayer(const Layer& layer, const std::vector<const Dims*>& inputs,
         c.fwd_flops = 0;
         return c;
     }
+    case LayerKind::Constant:
     case LayerKind::Softmax:
-        c.output = in;
-        c.fwd_flops = checkedMul(5, in_elems, "FLOP count");
-        c.bwd_data_flops = checkedMul(3, in_elems, "FLOP count");
-        c.saved_elems = in_elems;
-        return c;
+    case LayerKind::MatMul:
+    case LayerKind::LayerNorm:
+    case LayerKind::Reduce:
+    case LayerKind::Slice:
+    case LayerKind::Expand:
+        return countTensorLayer(layer, inputs);
     case LayerKind::Pad: {
+        if (!layer.pad.begins.empty() || !layer.pad.ends.empty())
+            return countTensorLayer(layer, inputs);
         requireRank(layer, in, 3);
         const PadParams& p = layer.pad;
         if (p.top < 0 || p.left < 0 || p.bottom < 0 || p.right < 0)
@@ -370,6 +365,43 @@ Counted countLayer(const Layer& layer, const std::vector<const Dims*>& inputs,
 }
 
 } // namespace
+
+namespace analysis_detail {
+
+int64_t elements(const Dims& dims) {
+    // Element counts per sample are bounded well below 2^63 by checkedMul; a count that
+    // passes here still has room to be multiplied by a batch in statsAt().
+    int64_t n = 1;
+    for (int64_t d : dims)
+        n = checkedMul(n, d, "tensor size");
+    return n;
+}
+
+void fail(const Layer& layer, const std::string& problem) {
+    throw InputError("layer '" + layer.name + "' (" + layerKindName(layer.kind) + "): " + problem);
+}
+
+Dims broadcast(const Layer& layer, const Dims& a, const Dims& b) {
+    Dims out(std::max(a.size(), b.size()), 1);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+        const int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+        if (da != db && da != 1 && db != 1)
+            fail(layer, "cannot broadcast " + formatDims(a) + " with " + formatDims(b));
+        out[out.size() - 1 - i] = std::max(da, db);
+    }
+    return out;
+}
+
+std::size_t axisIndex(const Layer& layer, int64_t axis, std::size_t rank, const char* what) {
+    const auto r = static_cast<int64_t>(rank);
+    if (axis < -r || axis >= r)
+        fail(layer, std::string(what) + " " + std::to_string(axis) + " is outside a " +
+                        std::to_string(rank) + "-D input");
+    return static_cast<std::size_t>(axis < 0 ? axis + r : axis);
+}
+
+} // namespace analysis_detail
 
 std::string formatDims(const Dims& dims) {
     std::string s;
@@ -428,6 +460,12 @@ NetworkAnalysis analyze(const Network& net) {
                        checkedAdd(cost.bwd_data_flops, cost.bwd_weight_flops), "FLOP count");
     }
     return result;
+}
+
+Dims layerOutputDims(const Layer& layer, const std::vector<const Dims*>& inputs) {
+    if (layer.kind == LayerKind::Input || (inputs.empty() && layer.kind != LayerKind::Constant))
+        fail(layer, "needs an input");
+    return countLayer(layer, inputs, Dims{}).output;
 }
 
 LayerStats statsAt(const LayerCost& cost, int64_t batch, int64_t element_bytes) {

@@ -41,6 +41,11 @@ struct NetworkAnalysis {
 // zero), on a bad topology and on 64-bit overflow.
 NetworkAnalysis analyze(const Network& net);
 
+// The per-sample output dims of one layer given its inputs' dims (none for a Constant), by
+// the same rules as analyze(); importers infer shapes layer by layer with it. Throws
+// InputError naming the layer when the inputs do not fit.
+Dims layerOutputDims(const Layer& layer, const std::vector<const Dims*>& inputs);
+
 // Per-layer figures at a batch and element size (4 for fp32, 2 for fp16).
 struct LayerStats {
     int64_t params = 0;

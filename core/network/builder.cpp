@@ -109,8 +109,66 @@ LayerRef NetworkBuilder::flatten(const std::string& name, LayerRef in) {
     return append(make(name, LayerKind::Flatten, {in}));
 }
 
-LayerRef NetworkBuilder::softmax(const std::string& name, LayerRef in) {
-    return append(make(name, LayerKind::Softmax, {in}));
+LayerRef NetworkBuilder::softmax(const std::string& name, LayerRef in, int64_t axis) {
+    Layer l = make(name, LayerKind::Softmax, {in});
+    l.softmax.axis = axis;
+    return append(std::move(l));
+}
+
+LayerRef NetworkBuilder::linear(const std::string& name, LayerRef in, int64_t out_features,
+                                bool bias) {
+    Layer l = make(name, LayerKind::FullyConnected, {in});
+    l.fc.out_features = out_features;
+    l.fc.bias = bias;
+    l.fc.flatten = false;
+    return append(std::move(l));
+}
+
+LayerRef NetworkBuilder::layerNorm(const std::string& name, LayerRef in, int64_t axis) {
+    Layer l = make(name, LayerKind::LayerNorm, {in});
+    l.layernorm.axis = axis;
+    return append(std::move(l));
+}
+
+LayerRef NetworkBuilder::matmul(const std::string& name, LayerRef a, LayerRef b, bool transpose_b) {
+    Layer l = make(name, LayerKind::MatMul, {a, b});
+    l.matmul.transpose_b = transpose_b;
+    return append(std::move(l));
+}
+
+LayerRef NetworkBuilder::transpose(const std::string& name, LayerRef in,
+                                   std::vector<int64_t> perm) {
+    Layer l = make(name, LayerKind::Transpose, {in});
+    l.transpose.perm = std::move(perm);
+    return append(std::move(l));
+}
+
+LayerRef NetworkBuilder::reshape(const std::string& name, LayerRef in, Dims target) {
+    Layer l = make(name, LayerKind::Reshape, {in});
+    l.reshape.target = std::move(target);
+    return append(std::move(l));
+}
+
+LayerRef NetworkBuilder::slice(const std::string& name, LayerRef in, std::vector<int64_t> axes,
+                               std::vector<int64_t> starts, std::vector<int64_t> ends,
+                               std::vector<int64_t> steps) {
+    Layer l = make(name, LayerKind::Slice, {in});
+    l.slice = {std::move(axes), std::move(starts), std::move(ends), std::move(steps)};
+    return append(std::move(l));
+}
+
+LayerRef NetworkBuilder::constant(const std::string& name, Dims dims, int64_t params) {
+    Layer l = make(name, LayerKind::Constant, {});
+    l.constant = {std::move(dims), params};
+    return append(std::move(l));
+}
+
+LayerRef NetworkBuilder::pad(const std::string& name, LayerRef in, std::vector<int64_t> begins,
+                             std::vector<int64_t> ends) {
+    Layer l = make(name, LayerKind::Pad, {in});
+    l.pad.begins = std::move(begins);
+    l.pad.ends = std::move(ends);
+    return append(std::move(l));
 }
 
 namespace {

@@ -147,7 +147,22 @@ class NetworkBuilder {
     LayerRef eltwise(const std::string& name, const std::vector<LayerRef>& ins, EltwiseKind kind);
     LayerRef dropout(const std::string& name, LayerRef in);
     LayerRef flatten(const std::string& name, LayerRef in);
-    LayerRef softmax(const std::string& name, LayerRef in);
+    LayerRef softmax(const std::string& name, LayerRef in, int64_t axis = -1);
+
+    // Layers on tensors of any rank (token sequences, channels-last maps).
+    // A Linear on the last axis, keeping the others: every token through the same weights.
+    LayerRef linear(const std::string& name, LayerRef in, int64_t out_features, bool bias = true);
+    LayerRef layerNorm(const std::string& name, LayerRef in, int64_t axis = -1);
+    LayerRef matmul(const std::string& name, LayerRef a, LayerRef b, bool transpose_b = false);
+    LayerRef transpose(const std::string& name, LayerRef in, std::vector<int64_t> perm);
+    LayerRef reshape(const std::string& name, LayerRef in, Dims target);
+    LayerRef slice(const std::string& name, LayerRef in, std::vector<int64_t> axes,
+                   std::vector<int64_t> starts, std::vector<int64_t> ends,
+                   std::vector<int64_t> steps = {});
+    // A tensor given to every sample; `params` > 0 makes it learned (a class token).
+    LayerRef constant(const std::string& name, Dims dims, int64_t params);
+    LayerRef pad(const std::string& name, LayerRef in, std::vector<int64_t> begins,
+                 std::vector<int64_t> ends);
 
     // A PyTorch AdaptiveAvgPool2d to out x out as a plain average pooling over the
     // current spatial size, the way exporters lower it: torchvision's AlexNet and VGG

@@ -45,6 +45,18 @@ const char* layerKindName(LayerKind kind) {
         return "Softmax";
     case LayerKind::Pad:
         return "Pad";
+    case LayerKind::MatMul:
+        return "MatMul";
+    case LayerKind::LayerNorm:
+        return "LayerNorm";
+    case LayerKind::Reduce:
+        return "Reduce";
+    case LayerKind::Slice:
+        return "Slice";
+    case LayerKind::Constant:
+        return "Constant";
+    case LayerKind::Expand:
+        return "Expand";
     case LayerKind::Identity:
         return "Identity";
     }
@@ -75,6 +87,24 @@ const char* activationKindName(ActivationKind kind) {
         return "ELU";
     case ActivationKind::Swish:
         return "Swish";
+    case ActivationKind::GELU:
+        return "GELU";
+    case ActivationKind::GELUTanh:
+        return "GELUTanh";
+    case ActivationKind::Erf:
+        return "Erf";
+    case ActivationKind::Sqrt:
+        return "Sqrt";
+    case ActivationKind::Exp:
+        return "Exp";
+    case ActivationKind::Log:
+        return "Log";
+    case ActivationKind::Abs:
+        return "Abs";
+    case ActivationKind::Neg:
+        return "Neg";
+    case ActivationKind::Reciprocal:
+        return "Reciprocal";
     }
     return "Unknown";
 }
@@ -91,12 +121,30 @@ const char* eltwiseKindName(EltwiseKind kind) {
         return "Div";
     case EltwiseKind::Max:
         return "Max";
+    case EltwiseKind::Min:
+        return "Min";
+    case EltwiseKind::Pow:
+        return "Pow";
     }
     return "Unknown";
 }
 
 const char* poolKindName(PoolKind kind) {
     return kind == PoolKind::Max ? "Max" : "Average";
+}
+
+const char* reduceKindName(ReduceKind kind) {
+    switch (kind) {
+    case ReduceKind::Mean:
+        return "Mean";
+    case ReduceKind::Max:
+        return "Max";
+    case ReduceKind::Min:
+        return "Min";
+    case ReduceKind::Sum:
+        return "Sum";
+    }
+    return "Unknown";
 }
 
 const char* padModeName(PadMode mode) {
@@ -149,6 +197,14 @@ std::string layerTypeLabel(const Layer& layer) {
         return eltwiseKindName(layer.eltwise.kind);
     case LayerKind::FullyConnected:
         return "Linear";
+    case LayerKind::MatMul:
+        return "MatMul";
+    case LayerKind::Reduce:
+        return std::string("Reduce") + reduceKindName(layer.reduce.kind);
+    case LayerKind::Softmax:
+        return "Softmax";
+    case LayerKind::Constant:
+        return layer.constant.params > 0 ? "Parameter" : "Constant";
     case LayerKind::Identity:
         return layer.source_op.empty() ? "Identity" : "Identity (" + layer.source_op + ")";
     default:
@@ -169,7 +225,7 @@ void validateTopology(const Network& net) {
             throw InputError(where + ": the name is used twice");
         if (i > 0 && layer.kind == LayerKind::Input)
             throw InputError(where + ": only one Input layer is supported");
-        if (i > 0 && layer.inputs.empty())
+        if (i > 0 && layer.inputs.empty() && layer.kind != LayerKind::Constant)
             throw InputError(where + ": has no input");
         for (std::size_t input : layer.inputs) {
             if (input >= i)

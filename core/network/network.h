@@ -11,14 +11,15 @@
 
 namespace iterscope {
 
-// Per-sample tensor dimensions, e.g. {C, H, W} for an image, {F} after flattening.
+// Per-sample tensor dimensions, e.g. {C, H, W} for an image, {F} after flattening, {T, D}
+// for a sequence of T tokens of width D. Any rank; the batch is never one of them.
 using Dims = std::vector<int64_t>;
 
 enum class LayerKind {
     Input,
     Convolution,    // conv: groups, dilation, asymmetric and "same" padding
     Deconvolution,  // conv (transposed)
-    FullyConnected, // fc: flattens its input; Gemm/MatMul/InnerProduct/Linear
+    FullyConnected, // fc: flattens its input, or (fc.flatten false) maps its last axis
     BatchNorm,      // bn.affine: whether scale and bias are trainable here
     Scale,          // Caffe Scale: per-channel gamma (and beta with scale.bias)
     Activation,     // activation
@@ -31,9 +32,15 @@ enum class LayerKind {
     Flatten,
     Reshape,   // reshape.target: per-sample dims, may hold one -1 and 0 = copy
     Transpose, // transpose.perm: per-sample permutation
-    Softmax,
-    Pad,      // pad: spatial zero padding
-    Identity, // also unknown ops imported as shape-preserving, zero cost
+    Softmax,   // softmax.axis
+    Pad,       // pad: spatial zero padding, or pad.begins/ends on any axes
+    MatMul,    // matmul: batched product of its two inputs' last two axes (attention)
+    LayerNorm, // layernorm: normalizes the trailing axes from layernorm.axis on
+    Reduce,    // reduce: mean/max/min/sum over reduce.axes
+    Slice,     // slice: a strided window of some axes
+    Constant,  // constant: a tensor given to every sample (learned when constant.params > 0)
+    Expand,    // expand.target: broadcasts its input to a larger shape
+    Identity,  // also unknown ops imported as shape-preserving, zero cost
 };
 
 enum class PadMode { Explicit, SameUpper, SameLower, Valid };
@@ -68,6 +75,9 @@ struct PoolParams {
 struct FcParams {
     int64_t out_features = 0;
     bool bias = true;
+    // True: the input is flattened to one vector (a classifier). False: the layer maps the
+    // last axis and keeps the others, as a Linear applied to every token does.
+    bool flatten = true;
     bool operator==(const FcParams&) const = default;
 };
 
@@ -92,7 +102,16 @@ enum class ActivationKind {
     HardSigmoid,
     HardSwish,
     ELU,
-    Swish,
+    Swish,    // x * sigmoid(x), also called SiLU
+    GELU,     // x * Phi(x), the exact (erf) form
+    GELUTanh, // GELU's tanh approximation
+    Erf,
+    Sqrt,
+    Exp,
+    Log,
+    Abs,
+    Neg,
+    Reciprocal,
 };
 
 struct ActivationParams {
@@ -111,7 +130,7 @@ struct ConcatParams {
     bool operator==(const ConcatParams&) const = default;
 };
 
-enum class EltwiseKind { Add, Sub, Mul, Div, Max };
+enum class EltwiseKind { Add, Sub, Mul, Div, Max, Min, Pow };
 
 struct EltwiseParams {
     EltwiseKind kind = EltwiseKind::Add;
@@ -130,7 +149,55 @@ struct TransposeParams {
 
 struct PadParams {
     int64_t top = 0, left = 0, bottom = 0, right = 0;
+    // Padding of any per-sample axes, one entry per axis at each end; when set, these apply
+    // and the four spatial fields (for a CxHxW input) do not.
+    std::vector<int64_t> begins, ends;
     bool operator==(const PadParams&) const = default;
+};
+
+struct SoftmaxParams {
+    int64_t axis = -1; // per-sample axis; negative counts from the end
+    bool operator==(const SoftmaxParams&) const = default;
+};
+
+struct MatMulParams {
+    // Whether each operand's last two axes are read transposed (Gemm's transA / transB).
+    bool transpose_a = false, transpose_b = false;
+    bool operator==(const MatMulParams&) const = default;
+};
+
+struct LayerNormParams {
+    int64_t axis = -1; // first normalized per-sample axis; the block runs to the last axis
+    bool scale = true; // a learned scale per normalized element
+    bool bias = true;  // a learned shift per normalized element
+    bool operator==(const LayerNormParams&) const = default;
+};
+
+enum class ReduceKind { Mean, Max, Min, Sum };
+
+struct ReduceParams {
+    ReduceKind kind = ReduceKind::Mean;
+    std::vector<int64_t> axes; // per-sample axes, negative from the end
+    bool keepdims = true;      // reduced axes stay as 1, or disappear
+    bool operator==(const ReduceParams&) const = default;
+};
+
+struct SliceParams {
+    // Per axis, ONNX Slice semantics on the per-sample shape: start and end are clamped to
+    // the axis (negative ones count from its end), step may be negative.
+    std::vector<int64_t> axes, starts, ends, steps;
+    bool operator==(const SliceParams&) const = default;
+};
+
+struct ConstantParams {
+    Dims dims;          // per sample: the same tensor is broadcast to every sample
+    int64_t params = 0; // trainable elements behind it (a class token, a position table)
+    bool operator==(const ConstantParams&) const = default;
+};
+
+struct ExpandParams {
+    Dims target; // per sample, broadcast with the input's dims
+    bool operator==(const ExpandParams&) const = default;
 };
 
 struct Layer {
@@ -153,6 +220,13 @@ struct Layer {
     ReshapeParams reshape;
     TransposeParams transpose;
     PadParams pad;
+    SoftmaxParams softmax;
+    MatMulParams matmul;
+    LayerNormParams layernorm;
+    ReduceParams reduce;
+    SliceParams slice;
+    ConstantParams constant;
+    ExpandParams expand;
 
     bool operator==(const Layer&) const = default;
 };
@@ -170,13 +244,15 @@ const char* layerKindName(LayerKind kind);      // "Convolution", ...
 const char* activationKindName(ActivationKind); // "ReLU", ...
 const char* eltwiseKindName(EltwiseKind);       // "Add", ...
 const char* poolKindName(PoolKind);             // "Max", "Average"
+const char* reduceKindName(ReduceKind);         // "Mean", "Max", "Min", "Sum"
 const char* padModeName(PadMode);               // "explicit", "same_upper", ...
 
 // What a person calls the layer: "Conv2d 3x3/2", "ReLU", "MaxPool 3x3/2", "Add", "Linear".
 std::string layerTypeLabel(const Layer& layer);
 
 // Throws InputError when a layer refers to itself, a later layer or a missing one,
-// when layers[0] is not the only Input, or when names repeat.
+// when layers[0] is not the only Input, or when names repeat. Every layer but the Input and
+// a Constant reads at least one earlier layer.
 void validateTopology(const Network& net);
 
 } // namespace iterscope

@@ -13,11 +13,13 @@ using Factory = std::function<Network(const std::string& id, int64_t image)>;
 
 struct Entry {
     std::string id;
+    std::string family;
     int64_t default_image;
     Factory make;
 };
 
-// Default sizes are the ones the networks were published at (and zoo-truth.json counts).
+// Grouped by family, families roughly in the order they appeared. Default sizes are the ones
+// the networks were published at (and zoo-truth.json counts).
 const std::vector<Entry>& entries() {
     using namespace zoo;
     auto resnetOf = [](int depth, bool v1) {
@@ -37,30 +39,42 @@ const std::vector<Entry>& entries() {
         return [depth](const std::string& id, int64_t image) { return vgg(id, depth, image); };
     };
     static const std::vector<Entry> all = {
-        {"alexnet", 224, alexnet},
-        {"alexnet-tf", 227, alexnetTf},
-        {"alexnet-bvlc", 227, alexnetBvlc},
-        {"vgg16", 224, vggOf(16)},
-        {"vgg19", 224, vggOf(19)},
-        {"googlenet", 224, googlenet},
-        {"inception-v3", 299, inceptionV3},
-        {"resnet18", 224, resnetOf(18, false)},
-        {"resnet34", 224, resnetOf(34, false)},
-        {"resnet50", 224, resnetOf(50, false)},
-        {"resnet101", 224, resnetOf(101, false)},
-        {"resnet152", 224, resnetOf(152, false)},
-        {"resnet200", 224, resnetOf(200, false)},
-        {"resnet50-v1", 224, resnetOf(50, true)},
-        {"resnet101-v1", 224, resnetOf(101, true)},
-        {"resnet152-v1", 224, resnetOf(152, true)},
-        {"resnext101-32x4d", 224, variantOf({.depth = 101, .groups = 32, .width_per_group = 4})},
-        {"se-resnext101-32x4d", 224,
+        {"alexnet", "AlexNet", 224, alexnet},
+        {"alexnet-tf", "AlexNet", 227, alexnetTf},
+        {"alexnet-bvlc", "AlexNet", 227, alexnetBvlc},
+        {"vgg16", "VGG", 224, vggOf(16)},
+        {"vgg19", "VGG", 224, vggOf(19)},
+        {"googlenet", "Inception", 224, googlenet},
+        {"inception-v3", "Inception", 299, inceptionV3},
+        {"resnet18", "ResNet", 224, resnetOf(18, false)},
+        {"resnet34", "ResNet", 224, resnetOf(34, false)},
+        {"resnet50", "ResNet", 224, resnetOf(50, false)},
+        {"resnet101", "ResNet", 224, resnetOf(101, false)},
+        {"resnet152", "ResNet", 224, resnetOf(152, false)},
+        {"resnet200", "ResNet", 224, resnetOf(200, false)},
+        {"resnet50-v1", "ResNet", 224, resnetOf(50, true)},
+        {"resnet101-v1", "ResNet", 224, resnetOf(101, true)},
+        {"resnet152-v1", "ResNet", 224, resnetOf(152, true)},
+        {"resnext50-32x4d", "ResNeXt", 224,
+         variantOf({.depth = 50, .groups = 32, .width_per_group = 4})},
+        {"resnext101-32x4d", "ResNeXt", 224,
+         variantOf({.depth = 101, .groups = 32, .width_per_group = 4})},
+        {"resnext101-32x8d", "ResNeXt", 224,
+         variantOf({.depth = 101, .groups = 32, .width_per_group = 8})},
+        {"se-resnext101-32x4d", "ResNeXt", 224,
          variantOf({.depth = 101, .groups = 32, .width_per_group = 4, .squeeze_excite = true})},
-        {"mobilenet-v2", 224, mobilenetV2},
-        {"efficientnet-b0", 224, efficientnetOf(1.0, 1.0)},
-        {"efficientnet-b4", 380, efficientnetOf(1.4, 1.8)},
-        {"densenet121", 224, densenet121},
-        {"squeezenet1.0", 224, squeezenet10},
+        {"wide-resnet50-2", "Wide ResNet", 224, variantOf({.depth = 50, .width_per_group = 128})},
+        {"densenet121", "DenseNet", 224, densenet121},
+        {"squeezenet1.0", "SqueezeNet", 224, squeezenet10},
+        {"mobilenet-v2", "MobileNet", 224, mobilenetV2},
+        {"mobilenet-v3-large", "MobileNet", 224, mobilenetV3Large},
+        {"efficientnet-b0", "EfficientNet", 224, efficientnetOf(1.0, 1.0)},
+        {"efficientnet-b4", "EfficientNet", 380, efficientnetOf(1.4, 1.8)},
+        {"efficientnet-v2-s", "EfficientNet", 384, efficientnetV2S},
+        {"regnet-y-1.6gf", "RegNet", 224, regnetY16gf},
+        {"convnext-tiny", "ConvNeXt", 224, convnextTiny},
+        {"vit-b-16", "Vision Transformer", 224, vitB16},
+        {"swin-t", "Swin Transformer", 224, swinT},
     };
     return all;
 }
@@ -110,6 +124,11 @@ std::optional<Network> zooNetwork(std::string_view id, int64_t image) {
 int64_t zooDefaultImage(std::string_view id) {
     const Entry* e = find(id);
     return e ? e->default_image : 0;
+}
+
+std::string_view zooFamily(std::string_view id) {
+    const Entry* e = find(id);
+    return e ? std::string_view(e->family) : std::string_view();
 }
 
 namespace zoo {

@@ -52,5 +52,11 @@ Network densenet121(const std::string& id, int64_t image);
 // torchvision's EfficientNet-B0..B7: MBConv with squeeze-and-excitation and SiLU, scaled by
 // a width and a depth multiplier (B0 1.0/1.0, B4 1.4/1.8).
 Network efficientnet(const std::string& id, double width_mult, double depth_mult, int64_t image);
+Network efficientnetV2S(const std::string& id, int64_t image); // fused MBConv, then MBConv
+Network mobilenetV3Large(const std::string& id, int64_t image);
+Network regnetY16gf(const std::string& id, int64_t image);
+Network convnextTiny(const std::string& id, int64_t image);
+Network vitB16(const std::string& id, int64_t image);
+Network swinT(const std::string& id, int64_t image);
 
 } // namespace iterscope::zoo

@@ -101,6 +101,44 @@ Network resnet(const std::string& id, const ResnetVariant& variant, int64_t imag
     return std::move(b).build();
 }
 
+Network regnetY16gf(const std::string& id, int64_t image) {
+    // torchvision 0.14 models/regnet.py, regnet_y_1_6gf: BlockParams.from_init_params(depth
+    // 27, w_0 48, w_a 20.71, w_m 2.65, group width 24) quantizes to these four stages. Each
+    // ResBottleneckBlock: 1x1, grouped 3x3 (stride here), SE squeezing to a quarter of the
+    // block's input width, 1x1, a projected shortcut where the shape changes, add, ReLU.
+    struct Stage {
+        int depth;
+        int64_t width;
+    };
+    const Stage stages[] = {{2, 48}, {6, 120}, {17, 336}, {2, 888}};
+    constexpr int64_t kGroupWidth = 24;
+    NetworkBuilder b(id, {3, image, image});
+    LayerRef x = convBnAct(b, "stem", b.input(), 32, Conv(3).stride(2).pad(1));
+    int64_t in = 32;
+    for (int s = 0; s < 4; ++s) {
+        const int64_t w = stages[s].width;
+        const std::string sp = "trunk_output.block" + std::to_string(s + 1);
+        for (int j = 0; j < stages[s].depth; ++j) {
+            const std::string p = sp + "." + sp.substr(13) + "-" + std::to_string(j);
+            const int64_t stride = j == 0 ? 2 : 1;
+            LayerRef y = convBnAct(b, p + ".f.a", x, w, Conv(1));
+            y = convBnAct(b, p + ".f.b", y, w,
+                          Conv(3).stride(stride).pad(1).groups(w / kGroupWidth));
+            // round(0.25 x the block's input width); every width here is a multiple of 4.
+            y = squeezeExcite(b, p + ".f.se", y, w, in / 4);
+            y = convBn(b, p + ".f.c.conv", p + ".f.c.bn", y, w, Conv(1));
+            LayerRef shortcut = x;
+            if (in != w || stride != 1)
+                shortcut =
+                    convBn(b, p + ".proj.conv", p + ".proj.bn", x, w, Conv(1).stride(stride));
+            x = b.relu(p + ".activation", b.add(p + ".add", y, shortcut));
+            in = w;
+        }
+    }
+    poolAndClassify(b, x, false);
+    return std::move(b).build();
+}
+
 Network mobilenetV2(const std::string& id, int64_t image) {
     // torchvision 0.14 models/mobilenetv2.py at width 1.0 (every width already a
     // multiple of 8, so _make_divisible changes nothing).

@@ -5,10 +5,10 @@ Ground truth for tests/data/zoo-truth.json. Needs PyTorch and torchvision (Debia
 python3-torch 1.13 and python3-torchvision 0.14); CI never runs this, it only reads the JSON.
 
 MACs are those of convolutions, linear layers and matrix products between activations
-(attention) at batch 1: forward hooks on Conv2d and Linear modules, a hook on
-MultiheadAttention for its functional projections, and wrappers around torch.matmul, bmm,
-baddbmm and the @ operator for products whose operands are both activations. Parameters are
-torchvision's trainable ones (BatchNorm running statistics are buffers, not parameters).
+(attention) at batch 1, counted on the ATen operators a forward pass dispatches
+(convolution, mm, addmm, bmm, baddbmm), so that functional calls (F.linear in Swin and
+MultiheadAttention, Tensor.matmul) count as well as modules. Parameters are torchvision's
+trainable ones (BatchNorm running statistics are buffers, not parameters).
 
 Usage: count_torchvision.py [id ...]   (default: every id it knows), prints JSON.
 """
@@ -19,6 +19,7 @@ import sys
 import torch
 import torch.nn as nn
 import torchvision.models as tvm
+from torch.utils._python_dispatch import TorchDispatchMode
 from torchvision.models.resnet import Bottleneck, ResNet
 
 
@@ -80,78 +81,43 @@ NETWORKS = {
 }
 
 
-def count(model, image):
-    macs = 0
+class MacCounter(TorchDispatchMode):
+    """Counts multiply-accumulates at the ATen level, below every Python-level path
+    (modules, F.linear, Tensor.matmul, @): convolutions, and matrix products, which cover
+    linear layers and attention's products between activations alike."""
 
-    def conv_hook(m, inp, out):
-        nonlocal macs
-        per_output = m.in_channels // m.groups * math.prod(m.kernel_size)
-        macs += out.numel() * per_output
+    def __init__(self):
+        super().__init__()
+        self.macs = 0
 
-    def linear_hook(m, inp, out):
-        nonlocal macs
-        macs += out.numel() * m.in_features
-
-    handles = []
-    for m in model.modules():
-        if isinstance(m, nn.Conv2d):
-            handles.append(m.register_forward_hook(conv_hook))
-        elif isinstance(m, nn.Linear):
-            handles.append(m.register_forward_hook(linear_hook))
-        elif isinstance(m, nn.MultiheadAttention):
-            # Its projections are F.linear calls inside, not nn.Linear modules: count the
-            # in-projection and the out-projection here, the two matmuls below.
-            def mha_hook(m, inp, out):
-                nonlocal macs
-                tokens = inp[0].shape[0] * inp[0].shape[1]
-                macs += tokens * m.embed_dim * 3 * m.embed_dim + tokens * m.embed_dim * m.embed_dim
-
-            handles.append(m.register_forward_hook(mha_hook))
-
-    # Attention's matrix products between activations: every matmul / bmm / baddbmm whose
-    # operands are both activations (no parameter), as ViT's and Swin's attention do.
-    originals = {}
-
-    def matmul_counter(name):
-        fn = getattr(torch, name)
-        originals[name] = fn
-
-        def wrapped(*args, **kwargs):
-            nonlocal macs
-            out = fn(*args, **kwargs)
-            tensors = [a for a in args if isinstance(a, torch.Tensor)]
-            a, b = tensors[-2], tensors[-1]
-            if not isinstance(a, nn.Parameter) and not isinstance(b, nn.Parameter):
-                macs += out.numel() * a.shape[-1]
-            return out
-
-        setattr(torch, name, wrapped)
-
-    for name in ("matmul", "bmm", "baddbmm"):
-        matmul_counter(name)
-    # Tensor.__matmul__ (a @ b) goes through torch.Tensor, not the module attribute.
-    original_op = torch.Tensor.__matmul__
-
-    def op(a, b):
-        nonlocal macs
-        out = original_op(a, b)
-        if not isinstance(a, nn.Parameter) and not isinstance(b, nn.Parameter):
-            macs += out.numel() * a.shape[-1]
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        name = func.overloadpacket.__name__
+        if name == "convolution":
+            weight, groups = args[1], args[8]
+            per_output = weight.shape[1] * math.prod(weight.shape[2:])
+            assert weight.shape[0] % groups == 0
+            self.macs += out.numel() * per_output
+        elif name in ("mm", "addmm"):
+            a = args[1] if name == "addmm" else args[0]
+            self.macs += out.numel() * a.shape[-1]
+        elif name in ("bmm", "baddbmm"):
+            a = args[1] if name == "baddbmm" else args[0]
+            self.macs += out.numel() * a.shape[-1]
+        elif name in ("matmul", "linear", "conv2d", "_convolution") or "attention" in name:
+            raise RuntimeError(f"{name} reached dispatch undecomposed; count it")
         return out
 
-    torch.Tensor.__matmul__ = op
-    try:
-        model.eval()
-        with torch.no_grad():
-            model(torch.zeros(1, 3, image, image))
-    finally:
-        for name, fn in originals.items():
-            setattr(torch, name, fn)
-        torch.Tensor.__matmul__ = original_op
-        for h in handles:
-            h.remove()
+
+def count(model, image):
+    model.eval()
+    counter = MacCounter()
+    # With gradients on, MultiheadAttention skips its fused inference kernel
+    # (_native_multi_head_attention), which would hide its products from the count.
+    with counter:
+        model(torch.zeros(1, 3, image, image))
     params = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    return params, macs
+    return params, counter.macs
 
 
 def main():

@@ -13,7 +13,7 @@ class LayersCliTest : public QObject {
         const CliResult r = runCli({"networks"});
         QCOMPARE(r.exit_code, 0);
         const QStringList ids = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(ids.size(), 23);
+        QCOMPARE(ids.size(), 32);
         for (const char* id : {"alexnet",
                                "alexnet-tf",
                                "alexnet-bvlc",
@@ -30,14 +30,50 @@ class LayersCliTest : public QObject {
                                "resnet50-v1",
                                "resnet101-v1",
                                "resnet152-v1",
+                               "resnext50-32x4d",
                                "resnext101-32x4d",
+                               "resnext101-32x8d",
                                "se-resnext101-32x4d",
+                               "wide-resnet50-2",
+                               "densenet121",
+                               "squeezenet1.0",
                                "mobilenet-v2",
+                               "mobilenet-v3-large",
                                "efficientnet-b0",
                                "efficientnet-b4",
-                               "densenet121",
-                               "squeezenet1.0"})
+                               "efficientnet-v2-s",
+                               "regnet-y-1.6gf",
+                               "convnext-tiny",
+                               "vit-b-16",
+                               "swin-t"})
             QVERIFY2(ids.contains(QString::fromLatin1(id)), id);
+        for (const QString& line : ids)
+            QVERIFY2(!line.contains(' '), qPrintable(line)); // nothing but the id
+    }
+
+    void networksTableGroupsByFamily() {
+        const CliResult r = runCli({"networks", "--format", "json"});
+        QCOMPARE(r.exit_code, 0);
+        const QJsonArray all = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(all.size(), 32);
+        QStringList families;
+        for (const QJsonValue& v : all) {
+            const QString family = v["family"].toString();
+            QVERIFY(!family.isEmpty());
+            if (families.isEmpty() || families.back() != family) {
+                QVERIFY2(!families.contains(family), qPrintable(family)); // adjacent
+                families << family;
+            }
+            if (v["id"].toString() == "vit-b-16") {
+                QCOMPARE(v["params"].toInteger(), qint64{86567656});
+                QCOMPARE(v["image"].toInteger(), qint64{224});
+            }
+        }
+        QVERIFY(families.contains("Swin Transformer"));
+        const CliResult table = runCli({"networks", "--format", "table"});
+        QCOMPARE(table.exit_code, 0);
+        QVERIFY(table.out.contains("Vision Transformer"));
+        QVERIFY(table.out.contains("efficientnet-v2-s"));
     }
 
     void layersJsonHasParamsMacsAndLayers() {
@@ -136,6 +172,23 @@ class LayersCliTest : public QObject {
         QCOMPARE(r.exit_code, 1);
         QVERIFY(r.err.contains("net.onnx"));
         QVERIFY(r.err.contains("JSON"));
+    }
+
+    void bytesOfABinaryFileAreEscapedInTheErrorLine() {
+        // The JSON parser quotes what it last read; raw, a 0x85 byte (a C1 control in
+        // Latin-1 terminals) and a NUL would reach the terminal.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("binary.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("{\"format\": \x85\x01\x00\x7f}", 19));
+        f.close();
+        const CliResult r = runCli({"layers", path});
+        QCOMPARE(r.exit_code, 1);
+        QCOMPARE(r.errLines(), 1);
+        QVERIFY2(r.err.contains("\\x85"), r.err.constData());
+        for (char c : r.err.chopped(1)) // all but the final newline: printable ASCII
+            QVERIFY2(c >= 0x20 && c < 0x7f, r.err.constData());
     }
 };
 

@@ -207,7 +207,7 @@ class AnalysisTest : public QObject {
         QCOMPARE(analyze(single({3, 5, 7}, t)).layers[1].output, (Dims{5, 7, 3}));
         Layer p;
         p.kind = LayerKind::Pad;
-        p.pad = {1, 2, 3, 4};
+        p.pad = {1, 2, 3, 4, {}, {}};
         QCOMPARE(analyze(single({3, 5, 7}, p)).layers[1].output, (Dims{3, 9, 13}));
     }
 

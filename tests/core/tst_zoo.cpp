@@ -13,6 +13,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <string_view>
 
 using namespace iterscope;
 
@@ -32,37 +33,46 @@ class TestZoo : public QObject {
     }
 
   private slots:
-    void idsAreTheContractedOnesInOrder() {
-        const std::vector<std::string> expected = {"alexnet",
-                                                   "alexnet-tf",
-                                                   "alexnet-bvlc",
-                                                   "vgg16",
-                                                   "vgg19",
-                                                   "googlenet",
-                                                   "inception-v3",
-                                                   "resnet18",
-                                                   "resnet34",
-                                                   "resnet50",
-                                                   "resnet101",
-                                                   "resnet152",
-                                                   "resnet200",
-                                                   "resnet50-v1",
-                                                   "resnet101-v1",
-                                                   "resnet152-v1",
-                                                   "resnext101-32x4d",
-                                                   "se-resnext101-32x4d",
-                                                   "mobilenet-v2",
-                                                   "efficientnet-b0",
-                                                   "efficientnet-b4",
-                                                   "densenet121",
-                                                   "squeezenet1.0"};
+    void idsAreTheContractedOnesGroupedByFamily() {
+        // clang-format off
+        const std::vector<std::string> expected = {
+            "alexnet", "alexnet-tf", "alexnet-bvlc",
+            "vgg16", "vgg19",
+            "googlenet", "inception-v3",
+            "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnet200",
+            "resnet50-v1", "resnet101-v1", "resnet152-v1",
+            "resnext50-32x4d", "resnext101-32x4d", "resnext101-32x8d", "se-resnext101-32x4d",
+            "wide-resnet50-2",
+            "densenet121",
+            "squeezenet1.0",
+            "mobilenet-v2", "mobilenet-v3-large",
+            "efficientnet-b0", "efficientnet-b4", "efficientnet-v2-s",
+            "regnet-y-1.6gf",
+            "convnext-tiny",
+            "vit-b-16",
+            "swin-t"};
+        // clang-format on
         QCOMPARE(zooIds(), expected);
+        // A family's ids are adjacent, so a grouped list shows each family once.
+        std::set<std::string_view> finished;
+        std::string_view current;
+        for (const std::string& id : zooIds()) {
+            const std::string_view family = zooFamily(id);
+            QVERIFY2(!family.empty(), id.c_str());
+            if (family != current) {
+                QVERIFY2(finished.insert(family).second, id.c_str());
+                current = family;
+            }
+        }
+        QCOMPARE(zooFamily("resnext101-32x4d"), std::string_view("ResNeXt"));
+        QCOMPARE(zooFamily("vit-b-16"), std::string_view("Vision Transformer"));
+        QVERIFY(zooFamily("resnet51").empty());
     }
 
     void everyTruthEntryMatches_data() {
         QTest::addColumn<QString>("key");
         const QJsonObject t = truth();
-        QVERIFY(t.size() >= 23);
+        QVERIFY(t.size() >= 32);
         for (const QString& key : t.keys())
             QTest::newRow(qPrintable(key)) << key;
     }
@@ -144,7 +154,9 @@ class TestZoo : public QObject {
         for (LayerKind k :
              {LayerKind::Convolution, LayerKind::BatchNorm, LayerKind::Activation,
               LayerKind::Pooling, LayerKind::GlobalPooling, LayerKind::Concat, LayerKind::Eltwise,
-              LayerKind::Dropout, LayerKind::Flatten, LayerKind::FullyConnected, LayerKind::LRN})
+              LayerKind::Dropout, LayerKind::Flatten, LayerKind::FullyConnected, LayerKind::LRN,
+              LayerKind::LayerNorm, LayerKind::MatMul, LayerKind::Softmax, LayerKind::Transpose,
+              LayerKind::Reshape, LayerKind::Slice, LayerKind::Constant})
             QVERIFY2(seen.count(k), layerKindName(k));
     }
 
@@ -208,8 +220,9 @@ class TestZoo : public QObject {
             const NetworkAnalysis a = analyze(*small), b = analyze(*large);
             QVERIFY2(a.total_macs < b.total_macs, id.c_str());
             // Global or adaptive pooling keeps the classifier's size; the Caffe and
-            // TensorFlow AlexNets flatten whatever their features give, as those do.
-            if (id == "alexnet-tf" || id == "alexnet-bvlc")
+            // TensorFlow AlexNets flatten whatever their features give, as those do, and
+            // ViT has one position embedding per patch.
+            if (id == "alexnet-tf" || id == "alexnet-bvlc" || id == "vit-b-16")
                 QVERIFY(a.total_params < b.total_params);
             else
                 QCOMPARE(a.total_params, b.total_params);
@@ -217,14 +230,27 @@ class TestZoo : public QObject {
     }
 
     void aTooSmallImageIsAnInputErrorNamingTheNetwork() {
-        // Every reduction of torchvision's ResNets and MobileNet-v2 is padded, so PyTorch
-        // (and the zoo) runs them down to a 1x1 input; every other network has an
-        // unpadded window that a 1x1 image cannot fill.
-        const std::set<std::string> runs_at_1 = {
-            "resnet18",        "resnet34",         "resnet50",
-            "resnet101",       "resnet152",        "resnet200",
-            "mobilenet-v2",    "resnext101-32x4d", "se-resnext101-32x4d",
-            "efficientnet-b0", "efficientnet-b4"};
+        // Every reduction of torchvision's ResNets, ResNeXts, MobileNets, EfficientNets and
+        // RegNets is padded, so PyTorch (and the zoo) runs them down to a 1x1 input; every
+        // other network has an unpadded window (a patch embedding, say) that a 1x1 image
+        // cannot fill.
+        const std::set<std::string> runs_at_1 = {"resnet18",
+                                                 "resnet34",
+                                                 "resnet50",
+                                                 "resnet101",
+                                                 "resnet152",
+                                                 "resnet200",
+                                                 "mobilenet-v2",
+                                                 "resnext50-32x4d",
+                                                 "resnext101-32x4d",
+                                                 "resnext101-32x8d",
+                                                 "se-resnext101-32x4d",
+                                                 "wide-resnet50-2",
+                                                 "mobilenet-v3-large",
+                                                 "efficientnet-b0",
+                                                 "efficientnet-b4",
+                                                 "efficientnet-v2-s",
+                                                 "regnet-y-1.6gf"};
         for (const std::string& id : zooIds()) {
             bool threw = false;
             try {

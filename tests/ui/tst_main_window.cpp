@@ -22,6 +22,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
@@ -337,6 +339,25 @@ class TestMainWindow : public QObject {
             complete += e.toObject().value("ph").toString() == "X";
         QCOMPARE(complete, int(w.currentResult()->prediction.timeline.size()));
         QVERIFY(complete > 0);
+    }
+
+    void builtInNetworksAreGroupedByFamily() {
+        MainWindow w(false);
+        QMenu* zoo = nullptr;
+        for (QMenu* m : w.menuBar()->findChildren<QMenu*>())
+            if (m->title().remove(QLatin1Char('&')) == QStringLiteral("Built-in Networks"))
+                zoo = m;
+        QVERIFY(zoo != nullptr);
+        QStringList families, ids;
+        for (QAction* a : zoo->actions()) {
+            QVERIFY(a->menu() != nullptr); // one submenu a family
+            families << a->text();
+            for (QAction* n : a->menu()->actions())
+                ids << n->text();
+        }
+        QVERIFY(families.contains(QStringLiteral("Vision Transformer")));
+        QCOMPARE(families.removeDuplicates(), qsizetype{0});
+        QCOMPARE(ids.size(), static_cast<qsizetype>(iterscope::zooIds().size()));
     }
 };
 
