@@ -57,7 +57,8 @@ void printJson(const ValidationReport& report) {
                                {"metric", r.row.metric},
                                {"predicted", r.predicted},
                                {"measured", r.row.measured},
-                               {"ape", r.ape}});
+                               {"ape", r.ape},
+                               {"fits_in_memory", r.fits_in_memory}});
     out["groups"] = nlohmann::ordered_json::array();
     for (const GroupResult& g : report.groups)
         out["groups"].push_back({{"source", g.source},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace iterscope {
 
@@ -18,6 +19,48 @@ int64_t toBytes(double v) {
         return std::numeric_limits<int64_t>::max();
     return static_cast<int64_t>(v);
 }
+// Elements per sample that forward keeps for backward. Layers save their inputs, and
+// several layers often save the same tensor (a ReLU's output is the next convolution's
+// input): each tensor counts once, by the layer that produced it. An activation that is
+// its producer's only consumer runs in place (torchvision's ReLU(inplace=True), fused
+// BN + ReLU kernels), so its output is its input's storage. What a layer keeps beyond its
+// inputs (a dropout mask, max-pooling's indices) counts on its own.
+double savedElementsPerSample(const Network& net, const NetworkAnalysis& a) {
+    const std::size_t n = net.layers.size();
+    std::vector<int> consumers(n, 0);
+    for (const Layer& l : net.layers)
+        for (std::size_t in : l.inputs)
+            ++consumers[in];
+    // storage[i]: the layer whose output buffer layer i's output lives in.
+    std::vector<std::size_t> storage(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        storage[i] = i;
+        const Layer& l = net.layers[i];
+        const bool elementwise = l.kind == LayerKind::Activation || l.kind == LayerKind::Dropout;
+        if (elementwise && l.inputs.size() == 1 && consumers[l.inputs[0]] == 1 &&
+            a.layers[l.inputs[0]].output_elems == a.layers[i].output_elems)
+            storage[i] = storage[l.inputs[0]];
+    }
+    std::vector<char> kept(n, 0);
+    double extra = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const LayerCost& c = a.layers[i];
+        if (c.saved_elems <= 0)
+            continue;
+        double inputs = 0;
+        for (std::size_t in : net.layers[i].inputs) {
+            kept[storage[in]] = 1;
+            inputs += static_cast<double>(a.layers[in].output_elems);
+        }
+        extra += std::max(0.0, static_cast<double>(c.saved_elems) - inputs);
+    }
+    double saved = extra;
+    for (std::size_t i = 0; i < n; ++i)
+        if (kept[i])
+            saved += static_cast<double>(a.layers[i].output_elems);
+    return saved;
+}
+
 } // namespace
 
 MemoryEstimate estimateMemory(const Scenario& s) {
@@ -29,10 +72,10 @@ MemoryEstimate estimateMemory(const Scenario& s) {
     // Per sample: what forward keeps for backward, plus the two largest transient tensors
     // (an output and its gradient) alive at the peak; the im2col buffer of the largest
     // convolution bounds the workspace (capped by the framework's workspace limit).
-    double saved = 0, largest_output = 0, workspace = 0;
+    double largest_output = 0, workspace = 0;
+    const double saved = savedElementsPerSample(net, a);
     for (std::size_t i = 0; i < a.layers.size(); ++i) {
         const LayerCost& c = a.layers[i];
-        saved += static_cast<double>(c.saved_elems);
         largest_output = std::max(largest_output, static_cast<double>(c.output_elems));
         const Layer& l = net.layers[i];
         if (l.kind == LayerKind::Convolution && !c.output.empty() && c.output[0] > 0) {

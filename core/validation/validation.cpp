@@ -229,7 +229,9 @@ ValidationReport validate(const std::vector<ValidationRow>& rows,
         RowResult r;
         r.row = row;
         try {
-            r.predicted = metricValue(predict(scenarioForRow(row, resolver)), row.metric);
+            const Prediction p = predict(scenarioForRow(row, resolver), PredictDetail::Totals);
+            r.predicted = metricValue(p, row.metric);
+            r.fits_in_memory = p.fits_in_memory;
         } catch (const InputError& e) {
             throw InputError("row " + row.id + ": " + e.what());
         }

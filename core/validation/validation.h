@@ -48,6 +48,7 @@ struct RowResult {
     ValidationRow row;
     double predicted = 0;
     double ape = 0; // |predicted - measured| / measured, in percent
+    bool fits_in_memory = true; // every published row ran, so false is a model defect
 };
 
 struct GroupResult {
