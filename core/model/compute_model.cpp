@@ -232,8 +232,9 @@ Traffic trafficOf(const Layer& layer, const ComputeRates& r) {
     case LayerKind::BatchNorm:
         // NHWC: cuDNN's persistent batch norm (CUDNN_BATCHNORM_SPATIAL_PERSISTENT) keeps
         // its slice on chip between the statistics and the normalization, and likewise
-        // backward, so each tensor is read once.
-        return r.nhwc ? Traffic{1, 1, 2, 1} : Traffic{2, 1, 3, 2};
+        // backward, so each tensor is read once. A compiler that fuses element-wise chains
+        // (XLA) lowers batch norm to its own reduction and element-wise passes instead.
+        return r.persistent_bn ? Traffic{1, 1, 2, 1} : Traffic{2, 1, 3, 2};
     case LayerKind::Scale:
     case LayerKind::Activation:
     case LayerKind::Softmax:
@@ -357,8 +358,13 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     r.gemm_k_half = sw.gemm_k_half;
     r.tile_m = std::max(sw.gemm_tile_m, 1);
     r.tile_n = std::max(sw.gemm_tile_n, 1);
-    r.transposes = tensor && !nhwc;
-    r.nhwc = nhwc;
+    // FP16 tensor-core kernels want NHWC, so cuDNN transposes NCHW operands around them
+    // (the cuDNN developer guide: "the library may use padding, folding and NCHW-to-NHWC
+    // transformations"). TF32 kernels read FP32 tensors in their own layout: the published
+    // NCHW TF32 runs (PyTorch and MXNet on A100) are as fast as NHWC ones of the same
+    // generation, which leaves no room for a transposition pass.
+    r.transposes = tensor && !nhwc && precision == Precision::AMP;
+    r.persistent_bn = nhwc && !sw.elementwise_fusion;
     return r;
 }
 

@@ -37,7 +37,7 @@ struct ComputeRates {
     // Tensor-core convolutions on NCHW activations: cuDNN transposes what each kernel
     // reads and writes to NHWC and back.
     bool transposes = false;
-    bool nhwc = false; // channels-last activations (persistent batch norm)
+    bool persistent_bn = false; // cuDNN's persistent batch norm (NHWC, no compiler fusion)
 
     bool operator==(const ComputeRates&) const = default;
 };
