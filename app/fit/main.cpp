@@ -73,9 +73,10 @@ double mean(const std::vector<double>& v) {
 // Rewrites the fitted fields of each profile file, keeping everything else as it was.
 void writeProfiles(const FitSpec& spec, const std::vector<double>& values) {
     std::map<std::string, std::vector<std::pair<std::string, double>>> by_profile;
+    const std::vector<double> effective = effectiveValues(spec, values);
     for (std::size_t i = 0; i < spec.parameters.size(); ++i)
         for (const std::string& id : spec.parameters[i].profiles)
-            by_profile[id].emplace_back(spec.parameters[i].field, values[i]);
+            by_profile[id].emplace_back(spec.parameters[i].field, effective[i]);
     for (const auto& [id, fields] : by_profile) {
         const std::string file = profile_json::resolve(id, "software", "software");
         nlohmann::ordered_json doc =
@@ -125,16 +126,20 @@ int main(int argc, char** argv) {
         const auto profiles = applyFit(spec, fit.values, problem.baseline);
         const std::vector<double> in_sample = predictRows(problem, all, profiles);
         std::ostringstream md;
-        std::cout << "parameter                                 prior     fitted\n";
-        md << "| parameter | profiles | prior | fitted |\n|---|---|---|---|\n";
+        const std::vector<double> effective = effectiveValues(spec, fit.values);
+        std::cout << "parameter                                 prior     fitted   in the profiles\n";
+        md << "| parameter | profiles | prior | fitted | in the profiles |\n|---|---|---|---|---|\n";
         for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
             const FitParameter& p = spec.parameters[i];
-            std::printf("%-40s %8.4g %10.4g\n", p.name.c_str(), p.prior, fit.values[i]);
+            const std::string name =
+                p.relative_to.empty() ? p.name : p.name + " (x " + p.relative_to + ")";
+            std::printf("%-40s %8.4g %10.4g %10.4g\n", name.c_str(), p.prior, fit.values[i],
+                        effective[i]);
             std::string ids;
             for (const auto& id : p.profiles)
                 ids += (ids.empty() ? "" : ", ") + id;
-            md << "| " << p.name << " | " << ids << " | " << p.prior << " | "
-               << fixed(fit.values[i], 4) << " |\n";
+            md << "| " << name << " | " << ids << " | " << p.prior << " | "
+               << fixed(fit.values[i], 4) << " | " << fixed(effective[i], 4) << " |\n";
         }
         std::printf("in-sample: MAPE %.2f%%, worst group %.2f%% (%d evaluations)\n",
                     fit.score.mape, fit.score.worst_group, fit.evaluations);

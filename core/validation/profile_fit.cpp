@@ -130,6 +130,15 @@ FitSpec parseFitSpec(const std::string& text, const std::string& file) {
         if (fp.profiles.empty())
             p.fail("profiles", "names no profile");
         fp.name = p.text("name", fp.field + " of " + fp.profiles.front(), 200);
+        fp.relative_to = p.text("relative_to", "", 200);
+        if (!fp.relative_to.empty()) {
+            for (std::size_t j = 0; j < spec.parameters.size(); ++j)
+                if (spec.parameters[j].name == fp.relative_to)
+                    fp.relative_index = static_cast<int>(j);
+            if (fp.relative_index < 0)
+                p.fail("relative_to", "names no earlier parameter: " +
+                                          profile_json::quoted(fp.relative_to));
+        }
         fp.min = p.number("min", 0, 1e6);
         fp.max = p.number("max", fp.min, 1e6);
         fp.prior = p.number("prior", fp.min, fp.max);
@@ -161,15 +170,28 @@ FitProblem makeFitProblem(const std::vector<ValidationRow>& rows,
     return problem;
 }
 
+std::vector<double> effectiveValues(const FitSpec& spec, const std::vector<double>& values) {
+    std::vector<double> out(values);
+    for (std::size_t i = 0; i < spec.parameters.size() && i < values.size(); ++i) {
+        const FitParameter& p = spec.parameters[i];
+        if (p.relative_index >= 0)
+            out[i] = values[i] * out[static_cast<std::size_t>(p.relative_index)];
+        if (p.field.find("efficiency") != std::string::npos)
+            out[i] = std::min(out[i], 1.0);
+    }
+    return out;
+}
+
 std::map<std::string, SoftwareProfile>
 applyFit(const FitSpec& spec, const std::vector<double>& values,
          const std::map<std::string, SoftwareProfile>& base) {
     std::map<std::string, SoftwareProfile> out = base;
-    for (std::size_t i = 0; i < spec.parameters.size() && i < values.size(); ++i)
+    const std::vector<double> effective = effectiveValues(spec, values);
+    for (std::size_t i = 0; i < spec.parameters.size() && i < effective.size(); ++i)
         for (const std::string& id : spec.parameters[i].profiles) {
             auto it = out.find(id);
             if (it != out.end())
-                setFitParameterField(it->second, spec.parameters[i].field, values[i]);
+                setFitParameterField(it->second, spec.parameters[i].field, effective[i]);
         }
     return out;
 }

@@ -23,6 +23,11 @@ struct FitParameter {
     std::vector<std::string> profiles;
     double prior = 0; // where every fit starts: a documented value, never a fitted one
     double min = 0, max = 0;
+    // When set, the name of an earlier parameter: this one is then a factor on it (prior 1:
+    // no deviation), so a profile with no rows of its own keeps the shared value, and a
+    // lower bound of 1 says a newer release is never worse than the one it extends.
+    std::string relative_to;
+    int relative_index = -1; // index of relative_to in FitSpec::parameters
 };
 
 struct FitSpec {
@@ -54,6 +59,10 @@ FitProblem makeFitProblem(const std::vector<ValidationRow>& rows,
 struct FitScore {
     double mape = 0, worst_group = 0, objective = 0;
 };
+
+// The value each parameter gives its field: its own, or its factor times the value of the
+// parameter it is relative to; efficiencies are capped at 1.
+std::vector<double> effectiveValues(const FitSpec& spec, const std::vector<double>& values);
 
 // The profiles with `values` (one per spec parameter) applied to their baselines.
 std::map<std::string, SoftwareProfile> applyFit(const FitSpec& spec,
