@@ -181,7 +181,8 @@ class LayersCliTest : public QObject {
         const QString path = dir.filePath("binary.json");
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray("{\"format\": \x85\x01\x00\x7f}", 19));
+        static constexpr char kBytes[] = "{\"format\": \x85\x01\x00\x7f}";
+        f.write(QByteArray(kBytes, sizeof kBytes - 1)); // the NUL inside is data
         f.close();
         const CliResult r = runCli({"layers", path});
         QCOMPARE(r.exit_code, 1);
