@@ -34,7 +34,6 @@ double ceilDiv(double a, double b) {
     return std::ceil(a / b);
 }
 
-
 KernelTime roofline(double compute_ms, double memory_ms) {
     if (compute_ms >= memory_ms)
         return {compute_ms, Bound::Compute};
@@ -135,44 +134,65 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
 
     const bool depthwise = groups > 1 && cin_g == 1;
     const int64_t kh = layer.conv.kernel_h, kw = layer.conv.kernel_w;
-    const bool winograd = r.winograd && !r.tensor_cores && kh == kw && (kh == 3 || kh == 5) &&
-                          layer.conv.stride_h == 1 && layer.conv.stride_w == 1 &&
-                          layer.conv.dilation_h == 1 && layer.conv.dilation_w == 1 && groups == 1;
+    const bool winograd_shape = kh == kw && (kh == 3 || kh == 5) && layer.conv.stride_h == 1 &&
+                                layer.conv.stride_w == 1 && layer.conv.dilation_h == 1 &&
+                                layer.conv.dilation_w == 1 && groups == 1;
+    const bool winograd = r.winograd && !r.tensor_cores && winograd_shape;
     // winograd_speedup is what 3x3 filters achieve; F(2x2, k x k) saves k^2 x 4 / (k+1)^2
     // multiplications, so a 5x5 filter gains (25 x 4 / 36) / (9 x 4 / 16) = 1.23 times more.
     const double ideal_ratio =
-        winograd ? (static_cast<double>(kh * kh) * 4.0 / static_cast<double>((kh + 1) * (kh + 1))) /
-                       kWinograd3x3Reduction
-                 : 1.0;
+        winograd_shape
+            ? (static_cast<double>(kh * kh) * 4.0 / static_cast<double>((kh + 1) * (kh + 1))) /
+                  kWinograd3x3Reduction
+            : 1.0;
     const double speedup = winograd ? r.winograd_speedup * ideal_ratio : 1.0;
+    // Tensor cores are allowed, not forced: cuDNN's algorithm search may keep a kernel on
+    // the FP32 lanes (Winograd among them) where it is the faster, as on GPUs whose tensor
+    // rate is only a few times their FP32 rate (GeForce cards at half rate, TF32).
+    ComputeRates fp32_rates = r;
+    const bool fp32_choice = r.fp32_fallback_efficiency > 0;
+    if (fp32_choice) {
+        fp32_rates.gemm_flop_per_ms = r.vector_flop_per_ms;
+        fp32_rates.conv_efficiency = r.fp32_fallback_efficiency;
+        fp32_rates.tensor_cores = false;
+    }
+    const double fp32_speedup =
+        r.winograd && winograd_shape ? r.winograd_speedup * ideal_ratio : 1.0;
+    auto best = [&](double flops, const ConvShape& shape, double bytes) {
+        const KernelTime tensor = gemmKernel(flops, shape, r.conv_efficiency, speedup, bytes, r);
+        if (!fp32_choice)
+            return tensor;
+        const KernelTime lanes =
+            gemmKernel(flops, shape, fp32_rates.conv_efficiency, fp32_speedup, bytes, fp32_rates);
+        return lanes.ms < tensor.ms ? lanes : tensor;
+    };
     // The filter's "forward" direction writes dst from src; a transposed convolution's
     // forward pass is that direction's data gradient, and the reverse.
     auto srcToDst = [&](double flops) {
         if (depthwise)
-            return roofline(flops / r.depthwise_flop_per_ms,
-                            memoryMs(act_bytes + weight_read, r));
-        return gemmKernel(flops, {b * dst_spatial, cout_g, cin_g * taps, groups}, r.conv_efficiency,
-                          speedup, act_bytes + weight_read, r);
+            return roofline(flops / r.depthwise_flop_per_ms, memoryMs(act_bytes + weight_read, r));
+        return best(flops, {b * dst_spatial, cout_g, cin_g * taps, groups},
+                    act_bytes + weight_read);
     };
     auto dstToSrc = [&](double flops) {
         if (depthwise)
-            return roofline(flops / r.depthwise_flop_per_ms,
-                            memoryMs(act_bytes + weight_read, r));
-        return gemmKernel(flops, {b * src_spatial, cin_g, cout_g * taps, groups}, r.conv_efficiency,
-                          speedup, act_bytes + weight_read, r);
+            return roofline(flops / r.depthwise_flop_per_ms, memoryMs(act_bytes + weight_read, r));
+        return best(flops, {b * src_spatial, cin_g, cout_g * taps, groups},
+                    act_bytes + weight_read);
     };
     auto weightGrad = [&](double flops) {
         if (depthwise)
-            return roofline(flops / r.depthwise_flop_per_ms,
-                            memoryMs(act_bytes + weight_grad, r));
-        return gemmKernel(flops, {cout_g, cin_g * taps, b * dst_spatial, groups}, r.conv_efficiency,
-                          speedup, act_bytes + weight_grad, r);
+            return roofline(flops / r.depthwise_flop_per_ms, memoryMs(act_bytes + weight_grad, r));
+        return best(flops, {cout_g, cin_g * taps, b * dst_spatial, groups},
+                    act_bytes + weight_grad);
     };
 
     // NCHW activations on tensor cores: every kernel's activation operands are transposed
     // to NHWC before it and its result back after it, a read and a write of each.
     const KernelTime relayout =
-        r.transposes && !depthwise ? streaming(0, 2.0 * act_bytes / static_cast<double>(r.elem_bytes), r) : KernelTime{};
+        r.transposes && !depthwise
+            ? streaming(0, 2.0 * act_bytes / static_cast<double>(r.elem_bytes), r)
+            : KernelTime{};
     const bool relayouts = relayout.ms > 0;
 
     LayerPasses out;
@@ -182,8 +202,8 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
     if (data_grad) {
         const KernelTime dgrad = transposed ? srcToDst(data_flops) : dstToSrc(data_flops);
         const KernelTime wgrad = weightGrad(weight_flops);
-        out.backward = relayouts ? pass({relayout, dgrad, relayout, wgrad}, r)
-                                 : pass({dgrad, wgrad}, r);
+        out.backward =
+            relayouts ? pass({relayout, dgrad, relayout, wgrad}, r) : pass({dgrad, wgrad}, r);
     } else if (weight_flops > 0) {
         out.backward = relayouts ? pass({relayout, weightGrad(weight_flops)}, r)
                                  : pass({weightGrad(weight_flops)}, r);
@@ -265,11 +285,10 @@ LayerPasses streamingLayer(const Layer& layer, const LayerCost& cost, int64_t ba
     const double e_out = b * static_cast<double>(cost.output_elems);
     const Traffic t = trafficOf(layer, r);
     LayerPasses out;
-    out.forward = pass({streaming(b * static_cast<double>(cost.fwd_flops),
-                                  t.fwd_in * e_in + t.fwd_out * e_out +
-                                      b * fusion.extra_fwd_elems,
-                                  r)},
-                       r);
+    out.forward =
+        pass({streaming(b * static_cast<double>(cost.fwd_flops),
+                        t.fwd_in * e_in + t.fwd_out * e_out + b * fusion.extra_fwd_elems, r)},
+             r);
     const double bwd_flops = b * static_cast<double>(cost.bwd_data_flops + cost.bwd_weight_flops);
     const bool additive =
         layer.kind == LayerKind::Eltwise &&
@@ -277,11 +296,10 @@ LayerPasses streamingLayer(const Layer& layer, const LayerCost& cost, int64_t ba
     if (additive) // the gradient of a sum is handed to each input as it is
         out.backward = cost.needs_data_grad ? hostOnly(r) : PassTime{};
     else if (cost.needs_data_grad || cost.params > 0)
-        out.backward = pass({streaming(bwd_flops,
-                                       t.bwd_in * e_in + t.bwd_out * e_out +
-                                           b * fusion.extra_bwd_elems,
-                                       r)},
-                            r);
+        out.backward =
+            pass({streaming(bwd_flops,
+                            t.bwd_in * e_in + t.bwd_out * e_out + b * fusion.extra_bwd_elems, r)},
+                 r);
     return out;
 }
 
@@ -322,14 +340,16 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     bool tensor = false;
     double tensor_eff = sw.tensor_core_efficiency;
     if (precision == Precision::TF32 && share > 0 && gpu.tf32_tflops > 0) {
-        gemm = share * tensorRate(gpu.measured_tf32_tflops, gpu.tf32_tflops,
-                                  gpu.tf32_gemm_efficiency);
+        gemm =
+            share * tensorRate(gpu.measured_tf32_tflops, gpu.tf32_tflops, gpu.tf32_gemm_efficiency);
         tensor_eff *= sw.tf32_efficiency;
         tensor = true;
+        r.fp32_fallback_efficiency = sw.conv_efficiency;
     } else if (precision == Precision::AMP && share > 0 && gpu.fp16_tensor_tflops > 0) {
         gemm = share * tensorRate(gpu.measured_fp16_tensor_tflops, gpu.fp16_tensor_tflops,
                                   gpu.tensor_gemm_efficiency);
         tensor = true;
+        r.fp32_fallback_efficiency = sw.conv_efficiency;
     } else if (precision == Precision::AMP && gpu.fp16_tflops > fp32) {
         gemm = gpu.fp16_tflops; // P100: paired FP16 on the FP32 lanes
     }
@@ -388,8 +408,7 @@ std::vector<LayerFusion> planFusions(const Network& net, const NetworkAnalysis& 
                 plan[i].gradient_sum_elems =
                     3.0 * (consumers[i] - 1) * static_cast<double>(analysis.layers[i].output_elems);
     auto isBn = [&](std::size_t i) {
-        return net.layers[i].kind == LayerKind::BatchNorm && consumers[i] == 1 &&
-               !plan[i].absorbed;
+        return net.layers[i].kind == LayerKind::BatchNorm && consumers[i] == 1 && !plan[i].absorbed;
     };
     auto isRelu = [&](const Layer& l) {
         return l.kind == LayerKind::Activation && l.activation.kind == ActivationKind::ReLU &&

@@ -18,10 +18,10 @@ namespace iterscope {
 
 // Everything the per-layer formulas need, resolved once per scenario. Rates are per ms.
 struct ComputeRates {
-    double vector_flop_per_ms = 0; // FP32 lanes (or FP16 lanes under amp without tensor cores)
+    double vector_flop_per_ms = 0;    // FP32 lanes (or FP16 lanes under amp without tensor cores)
     double depthwise_flop_per_ms = 0; // what depthwise convolutions reach on the FP32 lanes
-    double gemm_flop_per_ms = 0;   // peak for conv/fc at the precision
-    bool tensor_cores = false;     // conv/fc run on tensor cores
+    double gemm_flop_per_ms = 0;      // peak for conv/fc at the precision
+    bool tensor_cores = false;        // conv/fc run on tensor cores
     double conv_efficiency = 0;
     double fc_efficiency = 0;
     double bytes_per_ms = 0; // achieved memory bandwidth
@@ -38,6 +38,10 @@ struct ComputeRates {
     // reads and writes to NHWC and back.
     bool transposes = false;
     bool persistent_bn = false; // cuDNN's persistent batch norm (NHWC, no compiler fusion)
+    // Tensor cores are allowed, not forced: a convolution takes the faster of its
+    // tensor-core kernel and the FP32 lanes' (Winograd included) at this efficiency; 0: no
+    // choice.
+    double fp32_fallback_efficiency = 0;
 
     bool operator==(const ComputeRates&) const = default;
 };
@@ -50,8 +54,7 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& software
 // rate is left to it: 0 when it cannot (cuDNN before 7 knows no tensor cores, TF32 needs
 // cuDNN 8 and Ampere), the GPU's legacy fraction when its kernels predate the GPU's
 // generation, else 1.
-double tensorCoreShare(const GpuProfile& gpu, const SoftwareProfile& software,
-                       Precision precision);
+double tensorCoreShare(const GpuProfile& gpu, const SoftwareProfile& software, Precision precision);
 
 // How a layer's kernels merge with its neighbours' under the software's fusions.
 struct LayerFusion {

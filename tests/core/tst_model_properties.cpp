@@ -2,6 +2,7 @@
 // shipped profiles.
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
+#include "model/compute_model.h"
 #include "model/model.h"
 #include "model/sweep.h"
 #include "util/error.h"
@@ -9,6 +10,7 @@
 #include <QtTest>
 
 #include <thread>
+#include <tuple>
 
 using namespace iterscope;
 
@@ -242,6 +244,89 @@ class ModelProperties : public QObject {
         Scenario no_net = s;
         no_net.network.reset();
         QVERIFY_THROWS_EXCEPTION(InputError, predict(no_net));
+    }
+
+    // Issue 11's properties. FP16 activations halve the bytes of every kernel: no layer of
+    // any network may get slower for it (the tensor rate held equal).
+    void halfPrecisionActivationsNeverSlowALayer() {
+        for (const char* net : {"resnet50", "efficientnet-b0", "vit-b-16", "inception-v3"}) {
+            const auto analyzed = loadNetwork(net);
+            const Network& n = analyzed->network;
+            const NetworkAnalysis& a = analyzed->analysis;
+            for (const char* gpu : {"v100-sxm2-16gb", "a100-sxm4-80gb", "rtx4090"}) {
+                const ComputeRates fp32 = computeRates(
+                    loadGpuProfile(gpu), loadSoftwareProfile("pytorch"), Precision::FP32, false);
+                ComputeRates half = fp32;
+                half.elem_bytes = 2;
+                half.weight_bytes = 2;
+                for (std::size_t i = 0; i < n.layers.size(); ++i) {
+                    const Dims& in = n.layers[i].inputs.empty()
+                                         ? n.input
+                                         : a.layers[n.layers[i].inputs[0]].output;
+                    const LayerPasses p32 = layerPasses(n.layers[i], a.layers[i], in, 64, fp32);
+                    const LayerPasses p16 = layerPasses(n.layers[i], a.layers[i], in, 64, half);
+                    QVERIFY2(p16.forward.ms <= p32.forward.ms * (1 + 1e-12) &&
+                                 p16.backward.ms <= p32.backward.ms * (1 + 1e-12),
+                             (std::string(net) + " " + gpu + " " + n.layers[i].name).c_str());
+                }
+            }
+        }
+    }
+
+    // Decoding real images on the host can only add waiting.
+    void anInputCapNeverSpeedsAnIteration() {
+        for (const char* sw : {"pytorch", "tensorflow-ngc20.06", "mxnet-22.10", "tensorflow-1.1"})
+            for (const char* net : {"resnet18", "resnet50", "efficientnet-b0"})
+                for (const auto& [gpu, system, gpus] :
+                     {std::tuple{"a100-sxm4-80gb", "dgx-a100", 8},
+                      std::tuple{"h100-sxm", "dgx-h100", 8},
+                      std::tuple{"v100-sxm2-16gb", "dgx1-v100", 1},
+                      std::tuple{"k80", "aws-p2.8xlarge", 8}}) {
+                    Scenario s = make(net, gpu, system, gpus, 128);
+                    s.software = loadSoftwareProfile(sw);
+                    s.precision = Precision::AMP;
+                    s.data = DataSource::Synthetic;
+                    const double synthetic = predict(s).iteration_ms;
+                    s.data = DataSource::Real;
+                    const Prediction real = predict(s);
+                    QVERIFY2(real.iteration_ms >= synthetic,
+                             (std::string(sw) + " " + net + " " + gpu).c_str());
+                    QVERIFY(real.input_wait_ms >= 0);
+                }
+    }
+
+    // A newer release of a framework is never slower than an older one on the same GPU,
+    // network and precision.
+    void aNewerSoftwareProfileIsNeverSlower() {
+        std::vector<SoftwareProfile> all;
+        for (const std::string& id : softwareIds())
+            all.push_back(loadSoftwareProfile(id));
+        int pairs = 0;
+        for (const SoftwareProfile& older : all)
+            for (const SoftwareProfile& newer : all) {
+                if (older.family.empty() || older.family != newer.family ||
+                    !(older.release < newer.release))
+                    continue;
+                ++pairs;
+                for (const std::string& gpu : gpuIds())
+                    for (const char* net : {"resnet50", "vgg16", "efficientnet-b0"})
+                        for (Precision precision :
+                             {Precision::FP32, Precision::TF32, Precision::AMP}) {
+                            Scenario s =
+                                make(net, gpu, "workstation-pcie4", 1, 64, SyncStrategy::None);
+                            s.precision = precision;
+                            s.data = DataSource::Synthetic;
+                            s.software = older;
+                            const double before = predict(s).iteration_ms;
+                            s.software = newer;
+                            const double after = predict(s).iteration_ms;
+                            QVERIFY2(after <= before * (1 + 1e-9),
+                                     (newer.id + " slower than " + older.id + " on " + gpu + " " +
+                                      net + " " + precisionName(precision))
+                                         .c_str());
+                        }
+            }
+        QVERIFY(pairs >= 3); // tensorflow 1.1 -> 20.06 (and with XLA), mxnet 20.12 -> 22.10
     }
 };
 
