@@ -48,6 +48,11 @@ void printJson(const Scenario& base, const std::vector<SweepPoint>& points) {
                                    {"gpus", pt.nodes * pt.gpus_per_node},
                                    {"batch_per_gpu", pt.batch_per_gpu}};
         row.update(summaryJson(pt.prediction));
+        Scenario s = base;
+        s.nodes = pt.nodes;
+        s.gpus_per_node = pt.gpus_per_node;
+        s.batch_per_gpu = pt.batch_per_gpu;
+        addErrorBand(row, s, pt.prediction);
         rows.push_back(std::move(row));
     }
     out["rows"] = std::move(rows);

@@ -1,6 +1,7 @@
 #include "cli/prediction_output.h"
 
 #include "cli/table.h"
+#include "validation/error_band.h"
 
 namespace iterscope::cli {
 
@@ -20,7 +21,9 @@ nlohmann::ordered_json scenarioJson(const Scenario& s) {
             {"sync", syncStrategyName(s.sync)},
             {"allreduce", allreduceAlgorithmName(s.allreduce)},
             {"overlap", s.overlap},
-            {"bucket_mb", s.bucket_mb}};
+            {"bucket_mb", s.bucket_mb},
+            {"layout", s.nhwc() ? "nhwc" : "nchw"},
+            {"data", s.realData() ? "real" : "synthetic"}};
 }
 
 nlohmann::ordered_json summaryJson(const Prediction& p) {
@@ -32,6 +35,10 @@ nlohmann::ordered_json summaryJson(const Prediction& p) {
             {"input_ms", p.input_ms},
             {"communication_ms", p.communication_ms},
             {"exposed_communication_ms", p.exposed_communication_ms},
+            {"host_input_ms", p.host_input_ms},
+            {"input_wait_ms", p.input_wait_ms},
+            {"input_bound", p.input_bound},
+            {"straggler_ms", p.straggler_ms},
             {"allreduce_algorithm", p.allreduce_algorithm},
             {"memory_per_gpu_bytes", p.memory_per_gpu_bytes},
             {"weights_bytes", p.weights_bytes},
@@ -43,8 +50,20 @@ nlohmann::ordered_json summaryJson(const Prediction& p) {
             {"max_batch_that_fits", p.max_batch_that_fits}};
 }
 
+void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Prediction& p) {
+    const ErrorBand band = errorBandFor(shippedErrorBands(), s);
+    // The band bounds the true throughput; the iteration time is its inverse.
+    out["iteration_ms_low"] = p.iteration_ms / band.high;
+    out["iteration_ms_high"] = p.iteration_ms / band.low;
+    out["images_per_second_low"] = p.images_per_second * band.low;
+    out["images_per_second_high"] = p.images_per_second * band.high;
+    out["error_band"] = {
+        {"coverage", shippedErrorBands().coverage}, {"rows", band.rows}, {"basis", band.basis}};
+}
+
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p) {
     nlohmann::ordered_json out = summaryJson(p);
+    addErrorBand(out, s, p);
     out["scenario"] = scenarioJson(s);
     auto layers = nlohmann::ordered_json::array();
     for (const LayerTiming& l : p.layers) {
@@ -87,9 +106,17 @@ std::string summaryTable(const Scenario& s, const Prediction& p) {
         comm += " (" + p.allreduce_algorithm + ")";
     t.addRow({comm, fixed(p.communication_ms, 2), "ms"});
     t.addRow({"exposed communication", fixed(p.exposed_communication_ms, 2), "ms"});
+    if (p.straggler_ms > 0)
+        t.addRow({"wait for the slowest GPU", fixed(p.straggler_ms, 2), "ms"});
+    if (p.host_input_ms > 0)
+        t.addRow({std::string("host decode of a batch") + (p.input_bound ? " (binds)" : ""),
+                  fixed(p.host_input_ms, 2), "ms"});
     t.addRule();
-    t.addRow({"iteration", fixed(p.iteration_ms, 2), "ms"});
-    t.addRow({"throughput", fixed(p.images_per_second, 1), "images/s"});
+    const ErrorBand band = errorBandFor(shippedErrorBands(), s);
+    const std::string pm =
+        band.rows > 0 ? " +/- " + fixed(band.plusMinusPercent(), 0) + "%" : std::string();
+    t.addRow({"iteration", fixed(p.iteration_ms, 2), "ms" + pm});
+    t.addRow({"throughput", fixed(p.images_per_second, 1), "images/s" + pm});
     t.addRule();
     t.addRow({"memory per GPU",
               fixed(static_cast<double>(p.memory_per_gpu_bytes) / kBytesPerGib, 2),

@@ -15,7 +15,10 @@ namespace iterscope::cli {
 nlohmann::ordered_json scenarioJson(const Scenario& s);
 // Totals and memory only: iteration_ms, images_per_second, ... fits_in_memory.
 nlohmann::ordered_json summaryJson(const Prediction& p);
-// Everything: the summary, layers[] and timeline[].
+// iteration_ms_low/high and images_per_second_low/high: the band of cross-validated errors
+// of comparable published measurements (core/validation/error_band.h).
+void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Prediction& p);
+// Everything: the summary, the error band, layers[] and timeline[].
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p);
 
 std::string summaryTable(const Scenario& s, const Prediction& p);

@@ -46,6 +46,11 @@ void addScenarioFlags(CLI::App* command, ScenarioFlags& flags) {
                         "Overlap gradient exchange with backward: on|off");
     command->add_option("--bucket-mb", flags.bucket_mb, "Gradient bucket size in MB");
     command->add_option("--ps-count", flags.ps_count, "Parameter servers (distributed-replicated)");
+    command->add_option("--layout", flags.layout,
+                        "Activation layout on tensor cores: auto (the software's), nchw or nhwc");
+    command->add_option("--data", flags.data,
+                        "Input images: auto (the software's), real (decoded by the host or "
+                        "DALI, can cap the rate) or synthetic");
 }
 
 std::vector<int64_t> parseIntegerList(const std::string& text, const std::string& flag, int64_t min,
@@ -91,6 +96,8 @@ Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
     s.overlap = flags.overlap == "on";
     s.bucket_mb = flags.bucket_mb;
     s.ps_count = flags.ps_count;
+    s.layout = requireLayout(flags.layout, "--layout");
+    s.data = requireDataSource(flags.data, "--data");
     if (flags.image < 0 || flags.image > 8192)
         throw InputError("--image: " + std::to_string(flags.image) + " is outside 1..8192");
 

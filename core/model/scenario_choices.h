@@ -24,6 +24,8 @@ struct ScenarioChoices {
     std::string overlap = "on";
     double bucket_mb = 25;
     int ps_count = 0;
+    std::string layout = "auto"; // activations on tensor cores: auto (the software's), nchw, nhwc
+    std::string data = "auto";   // auto (the software's benchmark), real or synthetic
 };
 
 } // namespace iterscope

@@ -48,6 +48,40 @@ class PredictCli : public QObject {
         QCOMPARE(o["allreduce_algorithm"].toString(), QString("ring"));
     }
 
+    void predictJsonCarriesItsErrorBand() {
+        const Run r = cli(QStringList{"predict"} + kScenario + QStringList{"--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const double t = o["iteration_ms"].toDouble(), ips = o["images_per_second"].toDouble();
+        const double t_low = o["iteration_ms_low"].toDouble(),
+                     t_high = o["iteration_ms_high"].toDouble();
+        const double i_low = o["images_per_second_low"].toDouble(),
+                     i_high = o["images_per_second_high"].toDouble();
+        QVERIFY(t_low > 0 && t_low < t_high);
+        QVERIFY(i_low > 0 && i_low < i_high);
+        // The same band both ways: time x throughput is the images of one iteration.
+        QVERIFY(qAbs(t_low * i_high - t * ips) < 1e-6 * t * ips);
+        QVERIFY(qAbs(t_high * i_low - t * ips) < 1e-6 * t * ips);
+        QVERIFY(o["error_band"].toObject()["rows"].toInt() >= 4);
+        QVERIFY(o.contains("input_bound"));
+        QVERIFY(o.contains("straggler_ms"));
+    }
+
+    void layoutAndDataChoicesReachThePrediction() {
+        auto ms = [&](const QStringList& extra) {
+            const Run r = cli(QStringList{"predict"} + kScenario +
+                              QStringList{"--precision", "amp", "--format", "json"} + extra);
+            const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+            return o["iteration_ms"].toDouble();
+        };
+        // NCHW half-precision convolutions pay for transposes; real data can only add waiting.
+        QVERIFY(ms({"--layout", "nchw"}) > ms({"--layout", "nhwc"}));
+        QVERIFY(ms({"--data", "real"}) >= ms({"--data", "synthetic"}));
+        const Run bad = cli(QStringList{"predict"} + kScenario + QStringList{"--layout", "nwhc"});
+        QCOMPARE(bad.code, 1);
+        QVERIFY(bad.err.contains("--layout"));
+    }
+
     void sweepGivesOneRowPerCombination() {
         const Run r = cli({"sweep", "--network", "resnet50", "--gpu", "v100-sxm2-16gb", "--system",
                            "cluster-25gbe", "--nodes", "1,2", "--gpus-per-node", "1,4,8", "--batch",
@@ -69,7 +103,7 @@ class PredictCli : public QObject {
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         const QJsonArray rows = o["rows"].toArray();
         QVERIFY(rows.size() > 100);
-        for (const char* key : {"id", "predicted", "measured", "ape"})
+        for (const char* key : {"id", "predicted", "measured", "ape", "fits_in_memory"})
             QVERIFY2(rows[0].toObject().contains(key), key);
         QVERIFY(o["mape"].toDouble() > 0);
         QVERIFY(!o["groups"].toArray().isEmpty());
