@@ -8,6 +8,7 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QToolTip>
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
@@ -138,8 +139,16 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
     c.chart->addAxis(c.x, Qt::AlignBottom);
     c.chart->addAxis(c.throughput, Qt::AlignLeft);
     c.chart->addAxis(c.efficiency, Qt::AlignRight);
-    // Series paint in the order they were added: the pins first, so the current scenario
-    // (slot 0) is drawn over them.
+    // Series paint in the order they were added: the error band under everything, then the
+    // pins, so the current scenario (slot 0) is drawn over them.
+    c.band_low = new QLineSeries(c.chart);
+    c.band_high = new QLineSeries(c.chart);
+    c.band = new QAreaSeries(c.band_high, c.band_low);
+    c.band->setName(tr("error band"));
+    c.band->setPen(Qt::NoPen);
+    c.chart->addSeries(c.band);
+    c.band->attachAxis(c.x);
+    c.band->attachAxis(c.throughput);
     for (std::size_t i = 1; i <= c.lines.size(); ++i) {
         auto& slot = c.lines[i % c.lines.size()];
         slot.throughput = new QLineSeries;
@@ -356,6 +365,21 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
         }
         replaceIfChanged(s.throughput, throughput);
         replaceIfChanged(s.efficiency, efficiency);
+        if (slot == 0) {
+            QList<QPointF> low, high;
+            if (curves)
+                for (const auto& p : by_gpus ? curves->by_gpus : curves->by_batch) {
+                    low.append({p.x, p.images_per_second_low / unit});
+                    high.append({p.x, p.images_per_second_high / unit});
+                    max_throughput = std::max(max_throughput, p.images_per_second_high / unit);
+                }
+            replaceIfChanged(c.band_low, low);
+            replaceIfChanged(c.band_high, high);
+            QColor shade = slotColor(0, dark);
+            shade.setAlpha(dark ? 70 : 50);
+            c.band->setBrush(shade);
+            c.band->setVisible(curves != nullptr);
+        }
         const QColor color = slotColor(slot, dark);
         QPen solid(color, slot == 0 ? 3 : 2);
         QPen dashed(color, 1.5, Qt::DashLine);

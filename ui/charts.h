@@ -12,6 +12,7 @@
 #include <array>
 
 QT_BEGIN_NAMESPACE
+class QAreaSeries;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -67,6 +68,10 @@ class ScalingChartsView : public QWidget {
         QValueAxis* throughput = nullptr;
         QValueAxis* efficiency = nullptr;
         std::array<Slot, kMaxPins + 1> lines;
+        // The current scenario's error band: throughput between its low and high bounds.
+        QAreaSeries* band = nullptr;
+        QLineSeries* band_low = nullptr;
+        QLineSeries* band_high = nullptr;
         QScatterSeries* marker = nullptr;   // where the current scenario sits
         QScatterSeries* overflow = nullptr; // batches that do not fit in memory
     };

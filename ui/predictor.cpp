@@ -163,6 +163,7 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
     result->system = scenario.system;
     result->passes = std::make_shared<const LayerPassTable>(layerPassTable(scenario));
     result->prediction = predict(scenario, *result->passes);
+    result->band = errorBandFor(shippedErrorBands(), scenario);
 
     Scenario one = scenario;
     one.nodes = 1;
@@ -176,6 +177,18 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
     result->compute_ms = double(timer.nsecsElapsed()) / 1e6;
     return result;
 }
+
+namespace {
+CurvePoint curvePoint(const Scenario& s, const Prediction& p, double x, double efficiency) {
+    const ErrorBand band = errorBandFor(shippedErrorBands(), s);
+    return {x,
+            p.images_per_second,
+            efficiency,
+            p.fits_in_memory,
+            p.images_per_second * band.low,
+            p.images_per_second * band.high};
+}
+} // namespace
 
 bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled) {
     const Scenario& scenario = result.scenario;
@@ -194,9 +207,8 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
         fixSyncForCount(s, settings);
         if (const auto p = tryPredict(s, *result.passes)) {
             const double base = result.single_gpu_images_per_second;
-            result.curves.by_gpus.push_back({double(gpus), p->images_per_second,
-                                             base > 0 ? p->images_per_second / (gpus * base) : 0,
-                                             p->fits_in_memory});
+            result.curves.by_gpus.push_back(curvePoint(
+                s, *p, double(gpus), base > 0 ? p->images_per_second / (gpus * base) : 0));
         }
     }
     for (int batch = 1; batch <= ScenarioSettings::kMaxBatch; batch *= 2) {
@@ -220,9 +232,8 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
         if (p) {
             const double base = p1 ? p1->images_per_second : 0;
             result.curves.by_batch.push_back(
-                {double(batch), p->images_per_second,
-                 base > 0 ? p->images_per_second / (scenario.totalGpus() * base) : 0,
-                 p->fits_in_memory});
+                curvePoint(s, *p, double(batch),
+                           base > 0 ? p->images_per_second / (scenario.totalGpus() * base) : 0));
         }
     }
     return true;

@@ -11,6 +11,7 @@
 #include "model/prediction.h"
 #include "model/scenario.h"
 #include "model/scenario_warnings.h"
+#include "validation/error_band.h"
 
 #include <QObject>
 #include <QStringList>
@@ -32,6 +33,9 @@ struct CurvePoint {
     double images_per_second = 0;
     double efficiency = 0; // images/s against x times one GPU's (GPU curve) or the point's own
     bool fits_in_memory = true;
+    // The error band's throughput bounds (core/validation/error_band.h); equal to
+    // images_per_second where no band is known.
+    double images_per_second_low = 0, images_per_second_high = 0;
 };
 
 // Throughput and scaling efficiency over GPU count (1, 2, 4, ... 1024, at the scenario's
@@ -53,6 +57,8 @@ struct PredictionResult {
     std::shared_ptr<const LayerPassTable> passes;
     double single_gpu_images_per_second = 0; // same batch, one GPU
     double scaling_efficiency = 1;           // images/s over GPUs × single GPU's
+    // How far to trust `prediction`: the cross-validated errors of comparable measurements.
+    ErrorBand band;
     ScalingCurves curves;
     // Layer names as the views show them (layer_names.h), parallel to network->network.layers;
     // computed once per network. May be null (results made by hand in tests).

@@ -25,16 +25,29 @@ struct FigureSpec {
     bool (*alarm)(const PredictionResult&) = nullptr;
 };
 
+// " ± 7 %" beside a figure; nothing where no band is known.
+QString plusMinus(const ErrorBand& band) {
+    if (band.rows <= 0)
+        return {};
+    return QStringLiteral(" ± %1 %").arg(band.plusMinusPercent(), 0, 'f', 0);
+}
+
 const FigureSpec kFigures[] = {
     {"iteration", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Iteration time"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
                        "Predicted wall time of one synchronous training iteration (forward, "
-                       "backward, exposed gradient exchange and update)"),
-     [](const PredictionResult& r) { return formatMs(r.prediction.iteration_ms); }},
-    {"throughput", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Throughput"),
-     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Images per second over all GPUs"),
+                       "backward, exposed gradient exchange and update). ± is half the width "
+                       "of the band in which 80% of comparable published measurements fell "
+                       "when their GPU was left out of the fit (docs/validation.md)"),
      [](const PredictionResult& r) {
-         return tr("%1 images/s").arg(formatRate(r.prediction.images_per_second));
+         return formatMs(r.prediction.iteration_ms) + plusMinus(r.band);
+     }},
+    {"throughput", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Throughput"),
+     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
+                       "Images per second over all GPUs, ± the error band's half width"),
+     [](const PredictionResult& r) {
+         return tr("%1 images/s").arg(formatRate(r.prediction.images_per_second)) +
+                plusMinus(r.band);
      }},
     {"efficiency", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Scaling efficiency"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
@@ -71,6 +84,24 @@ const FigureSpec kFigures[] = {
              text += QStringLiteral(" (%1)").arg(QString::fromStdString(p.allreduce_algorithm));
          return text;
      }},
+    {"input", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Input pipeline"),
+     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
+                       "Real images are decoded and augmented by the host's CPU cores (or DALI on "
+                       "the GPU): the time the node's cores take for one batch per GPU, and how "
+                       "much longer the iteration is for waiting on them. Synthetic data has no "
+                       "such cost (docs/model.md section 3)"),
+     [](const PredictionResult& r) {
+         const auto& p = r.prediction;
+         if (!r.scenario.realData())
+             return tr("synthetic data");
+         if (p.host_input_ms <= 0)
+             return tr("real data, decoded on the GPU or not capped");
+         if (!p.input_bound)
+             return tr("host decodes a batch in %1 (hidden)").arg(formatMs(p.host_input_ms));
+         return tr("host-bound: %1 a batch, +%2 wait")
+             .arg(formatMs(p.host_input_ms), formatMs(p.input_wait_ms));
+     },
+     [](const PredictionResult& r) { return r.prediction.input_bound; }},
     {"memory", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Memory per GPU"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
                        "Weights, gradients, optimizer state, activations kept for backward and "
