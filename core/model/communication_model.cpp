@@ -173,7 +173,8 @@ LinearCost shardedPhaseCost(const Scenario& s, const Fabric& net, int m, int g) 
 // ps-cpu and ps-async one, on the first node's host: the parameters live in one host's
 // memory. Per byte of a bucket of gradients:
 struct ServerPath {
-    double push_ms_per_byte = 0; // the gradients to the servers (the pull back costs the same)
+    double push_ms_per_byte = 0; // the gradients to the servers
+    double pull_ms_per_byte = 0; // the parameters back to every GPU
     double cpu_ms_per_byte = 0;  // the servers' update, on the busiest server
     double latency_ms = 0;
     double sent_per_byte = 0; // bytes one GPU sends
@@ -213,6 +214,14 @@ ServerPath serverPath(const Scenario& s, int m, int g, bool aggregate) {
                  sw.memcpy_efficiency});
         path.latency_ms += 2 * net.inter_latency_ms;
     }
+    // The pull mirrors the push, except that with local aggregation every GPU still reads
+    // the whole of the parameters from its host: TensorFlow's distributed_replicated assigns
+    // each GPU's copy from the host's updated value (VariableMgrDistributedReplicated).
+    path.pull_ms_per_byte = path.push_ms_per_byte;
+    if (aggregate)
+        path.pull_ms_per_byte =
+            std::max(path.pull_ms_per_byte,
+                     hostPcieMs(s.system, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes);
     // A server reads every gradient pushed to it, then reads and writes its parameters and
     // their optimizer state.
     const double update_passes = m * pushes + 2.0 + 2.0 * sw.optimizer_state_bytes_per_param / 4.0;
@@ -440,11 +449,11 @@ ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
         LinearCost c;
         c.latency_ms = path.latency_ms;
         if (s.sync == SyncStrategy::PsCpu) {
-            c.ms_per_byte = 2 * path.push_ms_per_byte + path.cpu_ms_per_byte;
+            c.ms_per_byte = path.push_ms_per_byte + path.pull_ms_per_byte + path.cpu_ms_per_byte;
         } else {
             // Without a barrier a worker waits only for its own push and pull; the servers'
             // updates of every worker's gradients bound how fast they all go together.
-            c.ms_per_byte = 2 * path.push_ms_per_byte;
+            c.ms_per_byte = path.push_ms_per_byte + path.pull_ms_per_byte;
             model.barrier = false;
             model.server_round.latency_ms = path.latency_ms;
             model.server_round.ms_per_byte = path.cpu_ms_per_byte;
@@ -455,19 +464,22 @@ ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
         return model;
     }
     case SyncStrategy::DistributedReplicated: {
-        // Each node sums its GPUs' gradients (reduce phase), pushes the sum to the parameter
-        // servers, which update; it pulls the parameters and broadcasts them to its GPUs.
-        // With one node the server is its own host, and with one GPU too: TensorFlow runs a
-        // parameter-server task there all the same.
+        // Each node sums its GPUs' gradients (a reduce phase: each GPU ends with 1/G of the
+        // sum), pushes the sum to the parameter servers, which update; every GPU then copies
+        // the updated parameters from its host into its own replica. With one node the
+        // server is its own host, and with one GPU too: TensorFlow runs a parameter-server
+        // task there all the same.
         constexpr double kProbeBytes = 1e6;
         const double local =
             allToAllPhaseMs(s.system, s.gpu, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes;
         const ServerPath path = serverPath(s, m, g, true);
         LinearCost c;
         c.latency_ms = path.latency_ms;
-        c.ms_per_byte = 2 * local + 2 * path.push_ms_per_byte + path.cpu_ms_per_byte;
-        add(AllreduceAlgorithm::Auto, c, 2.0 * (g - 1) / g + path.sent_per_byte);
+        c.ms_per_byte =
+            local + path.push_ms_per_byte + path.cpu_ms_per_byte + path.pull_ms_per_byte;
+        add(AllreduceAlgorithm::Auto, c, double(g - 1) / g + path.sent_per_byte);
         model.gpu_update_share = 0;
+        model.refresh_replicas = true;
         model.active = true;
         return model;
     }

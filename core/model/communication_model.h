@@ -31,6 +31,9 @@ struct ExchangeModel {
     // Fraction of the optimizer step still done on each GPU: 1 when every GPU updates the
     // replicated parameters, 1/N for sharded owners (ps-gpu), 0 when a CPU updates them.
     double gpu_update_share = 1;
+    // distributed-replicated: the servers update; each GPU then writes the updated values
+    // into its own copy, a pass over its parameters with a kernel per tensor.
+    bool refresh_replicas = false;
     // ps-gpu: the owners send their updated shards back out once the step is done, before
     // the next forward pass can read them: a cost per byte of all the gradients.
     bool broadcast_after_update = false;

@@ -54,6 +54,10 @@ double layerParamTensors(const Layer& layer, const LayerCost& cost);
 double optimizerStepMs(const Scenario& s, const ComputeRates& rates, double params, double tensors,
                        int trainable_layers);
 
+// distributed-replicated: each GPU writes the parameters its host updated into its own
+// copy, one assignment per tensor.
+double replicaRefreshMs(const ComputeRates& rates, double params, double tensors);
+
 // Ends the iteration whose GPU work ends at `gpu_end_ms`: a synchronous step on several
 // GPUs waits for the slowest, then the host's decoding may hold it longer. Sets
 // iteration_ms, images_per_second, straggler_ms, input_wait_ms, input_bound.

@@ -237,6 +237,13 @@ double optimizerStepMs(const Scenario& s, const ComputeRates& rates, double para
     return host_waits || sw.optimizer_ops_per_tensor <= 0 ? std::max(gpu_ms, host_ms) : gpu_ms;
 }
 
+double replicaRefreshMs(const ComputeRates& rates, double params, double tensors) {
+    // One assignment kernel per tensor, reading the copied values and writing the replica.
+    const double gpu_ms =
+        params * 2.0 * kFp32Bytes / rates.bytes_per_ms + tensors * rates.kernel_gap_ms;
+    return std::max(gpu_ms, tensors * rates.host_overhead_ms);
+}
+
 void endIteration(const Scenario& s, Prediction& p, double gpu_iteration_ms, bool synchronous,
                   const TimelineSink& timeline) {
     const SoftwareProfile& sw = s.software;
@@ -391,6 +398,9 @@ Prediction predictData(const Scenario& s, const LayerPassTable& table, PredictDe
         p.update_ms =
             detail::optimizerStepMs(s, rates, share * static_cast<double>(analysis.total_params),
                                     paramTensors(net, analysis), trainable_layers);
+    if (exchange.active && exchange.refresh_replicas && analysis.total_params > 0)
+        p.update_ms = detail::replicaRefreshMs(rates, static_cast<double>(analysis.total_params),
+                                               paramTensors(net, analysis));
     const double update_start = std::max(backward_end_ms, comm_end);
     if (p.update_ms > 0)
         timeline.add(Stream::Update, EventKind::Update, update_start, p.update_ms);
