@@ -23,6 +23,8 @@ QString syncStrategyTitle(SyncStrategy s) {
         return tr("Parameter servers on the GPUs");
     case SyncStrategy::DistributedReplicated:
         return tr("Local aggregation + parameter servers");
+    case SyncStrategy::PsAsync:
+        return tr("Asynchronous parameter servers");
     default: // a strategy added later reads as its id until it gets a title here
         break;
     }
@@ -48,6 +50,34 @@ QString allreduceAlgorithmTitle(AllreduceAlgorithm a) {
         break;
     }
     return QString::fromLatin1(allreduceAlgorithmName(a));
+}
+
+QString parallelStrategyTitle(ParallelStrategy p) {
+    switch (p) {
+    case ParallelStrategy::Data:
+        return tr("Data parallel");
+    case ParallelStrategy::Hybrid:
+        return tr("Hybrid (FC layers split over a node)");
+    case ParallelStrategy::Pipeline:
+        return tr("Pipeline (stages on GPUs)");
+    case ParallelStrategy::Zero1:
+        return tr("ZeRO-1 (optimizer state sharded)");
+    case ParallelStrategy::Zero2:
+        return tr("ZeRO-2 (+ gradients sharded)");
+    case ParallelStrategy::Zero3:
+        return tr("ZeRO-3 / FSDP (+ parameters sharded)");
+    }
+    return QString::fromLatin1(parallelStrategyName(p));
+}
+
+QString pipelineScheduleTitle(PipelineSchedule p) {
+    switch (p) {
+    case PipelineSchedule::GPipe:
+        return tr("GPipe (all forward, then all backward)");
+    case PipelineSchedule::OneFOneB:
+        return tr("1F1B (one forward, one backward)");
+    }
+    return QString::fromLatin1(pipelineScheduleName(p));
 }
 
 } // namespace iterscope::ui

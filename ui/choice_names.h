@@ -11,5 +11,7 @@ namespace iterscope::ui {
 QString syncStrategyTitle(SyncStrategy s);             // "NCCL all-reduce"
 QString syncStrategyTitle(const QString& id);          // the same by id; the id if unknown
 QString allreduceAlgorithmTitle(AllreduceAlgorithm a); // "Ring"
+QString parallelStrategyTitle(ParallelStrategy p);     // "Pipeline (stages on GPUs)"
+QString pipelineScheduleTitle(PipelineSchedule p);     // "1F1B (PipeDream-Flush)"
 
 } // namespace iterscope::ui

@@ -192,6 +192,9 @@ ScenarioSettings scenarioFor(const PlanData& plan, const PlanPoint& point,
     s.precision = QString::fromLatin1(precisionName(point.precision));
     s.sync = point.sync == SyncStrategy::None ? QString()
                                               : QString::fromLatin1(syncStrategyName(point.sync));
+    s.parallel = QString::fromLatin1(parallelStrategyName(point.parallel));
+    if (point.parallel == ParallelStrategy::Pipeline)
+        s.pipeline_stages = point.pipeline_stages;
     return s;
 }
 
@@ -205,8 +208,14 @@ std::optional<std::size_t> candidateFor(const PlanData& plan, const ScenarioSett
             .toStdString());
     if (settings.totalGpus() == 1)
         sync = SyncStrategy::None;
+    const std::optional<ParallelStrategy> parallel =
+        parseParallelStrategy(settings.parallel.toStdString());
     for (std::size_t i = 0; i < plan.candidates.size(); ++i) {
         const PlanPoint& p = plan.candidates[i];
+        if (!parallel || p.parallel != *parallel ||
+            (p.parallel == ParallelStrategy::Pipeline &&
+             p.pipeline_stages != settings.pipeline_stages))
+            continue;
         if (p.nodes == settings.nodes && p.gpus_per_node == settings.gpus_per_node &&
             p.batch_per_gpu == settings.batch && precision && p.precision == *precision && sync &&
             p.sync == *sync && plan.request.gpus[static_cast<std::size_t>(p.gpu)].id == gpu &&

@@ -55,13 +55,23 @@ std::optional<Prediction> tryPredict(const Scenario& s, const LayerPassTable& pa
 }
 
 void fixSyncForCount(Scenario& s, const ScenarioSettings& settings) {
-    if (s.totalGpus() == 1)
+    if (s.totalGpus() == 1) {
         s.sync = SyncStrategy::None;
-    else if (s.sync == SyncStrategy::None) {
+        s.parallel = ParallelStrategy::Data;
+    } else if (s.sync == SyncStrategy::None) {
         const auto fallback = parseSyncStrategy(
             settings.sync.isEmpty() ? s.software.default_sync : settings.sync.toStdString());
         s.sync =
             fallback && *fallback != SyncStrategy::None ? *fallback : SyncStrategy::AllreduceNccl;
+    }
+}
+
+// The one GPU a scaling efficiency compares with (model.h), 0 when the model refuses it.
+double singleGpuRate(const Scenario& s, const LayerPassTable& passes) {
+    try {
+        return singleGpuImagesPerSecond(s, &passes);
+    } catch (const InputError&) {
+        return 0;
     }
 }
 } // namespace
@@ -141,9 +151,16 @@ Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
     s.allreduce = requireAllreduceAlgorithm(settings.allreduce.toStdString(), "allreduce");
     s.overlap = settings.overlap;
     s.bucket_mb = settings.bucket_mb;
-    // One GPU exchanges nothing, whatever strategy the platform prefers.
-    if (s.totalGpus() == 1)
+    s.parallel = requireParallelStrategy(settings.parallel.toStdString(), "parallel");
+    s.pipeline_stages = settings.pipeline_stages;
+    s.micro_batches = settings.micro_batches;
+    s.schedule = requirePipelineSchedule(settings.schedule.toStdString(), "schedule");
+    // One GPU exchanges nothing and has nothing to split or shard, whatever the platform
+    // prefers and the strategy says.
+    if (s.totalGpus() == 1) {
         s.sync = SyncStrategy::None;
+        s.parallel = ParallelStrategy::Data;
+    }
     return s;
 }
 
@@ -165,12 +182,7 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
     result->prediction = predict(scenario, *result->passes);
     result->band = errorBandFor(shippedErrorBands(), scenario);
 
-    Scenario one = scenario;
-    one.nodes = 1;
-    one.gpus_per_node = 1;
-    fixSyncForCount(one, settings);
-    const auto single = tryPredict(one, *result->passes);
-    result->single_gpu_images_per_second = single ? single->images_per_second : 0;
+    result->single_gpu_images_per_second = singleGpuRate(scenario, *result->passes);
     if (result->single_gpu_images_per_second > 0)
         result->scaling_efficiency = result->prediction.images_per_second /
                                      (scenario.totalGpus() * result->single_gpu_images_per_second);
@@ -205,8 +217,29 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
         s.nodes = layout->first;
         s.gpus_per_node = layout->second;
         fixSyncForCount(s, settings);
+        const double base = result.single_gpu_images_per_second;
+        if (gpus == 1) {
+            // The point every efficiency is measured against; memory as one GPU alone has it.
+            LayerPassTable own;
+            const LayerPassTable* passes = result.passes.get();
+            if (passes->batch != s.kernelBatch()) {
+                own = layerPassTable(s);
+                passes = &own;
+            }
+            const auto p = tryPredict(s, *passes);
+            if (p && base > 0 && p->images_per_second > 0) {
+                // The reference rate may come from another strategy's one-GPU run: the
+                // band keeps its relative width around it.
+                CurvePoint point = curvePoint(s, *p, 1.0, 1.0);
+                const double scale = base / p->images_per_second;
+                point.images_per_second = base;
+                point.images_per_second_low *= scale;
+                point.images_per_second_high *= scale;
+                result.curves.by_gpus.push_back(point);
+            }
+            continue;
+        }
         if (const auto p = tryPredict(s, *result.passes)) {
-            const double base = result.single_gpu_images_per_second;
             result.curves.by_gpus.push_back(curvePoint(
                 s, *p, double(gpus), base > 0 ? p->images_per_second / (gpus * base) : 0));
         }
@@ -216,10 +249,6 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
             return false;
         Scenario s = scenario;
         s.batch_per_gpu = batch;
-        Scenario s1 = s;
-        s1.nodes = 1;
-        s1.gpus_per_node = 1;
-        fixSyncForCount(s1, settings);
         LayerPassTable passes;
         try {
             passes = layerPassTable(s);
@@ -227,10 +256,10 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
             continue; // a batch the model rejects is left out of the curve
         }
         const auto p = tryPredict(s, passes);
-        // On one GPU the single-GPU point is the point itself.
-        const auto p1 = scenario.totalGpus() == 1 ? p : tryPredict(s1, passes);
         if (p) {
-            const double base = p1 ? p1->images_per_second : 0;
+            // On one GPU the single-GPU point is the point itself.
+            const double base =
+                scenario.totalGpus() == 1 ? p->images_per_second : singleGpuRate(s, passes);
             result.curves.by_batch.push_back(
                 curvePoint(s, *p, double(batch),
                            base > 0 ? p->images_per_second / (scenario.totalGpus() * base) : 0));

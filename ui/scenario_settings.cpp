@@ -56,13 +56,23 @@ QString ScenarioSettings::label() const {
 }
 
 QJsonObject ScenarioSettings::toJson() const {
-    return QJsonObject{{"network", network},     {"gpu", gpu},
-                       {"system", system},       {"software", software},
-                       {"nodes", nodes},         {"gpus_per_node", gpus_per_node},
-                       {"batch", batch},         {"image", image},
-                       {"precision", precision}, {"sync", sync},
-                       {"allreduce", allreduce}, {"overlap", overlap},
-                       {"bucket_mb", bucket_mb}};
+    return QJsonObject{{"network", network},
+                       {"gpu", gpu},
+                       {"system", system},
+                       {"software", software},
+                       {"nodes", nodes},
+                       {"gpus_per_node", gpus_per_node},
+                       {"batch", batch},
+                       {"image", image},
+                       {"precision", precision},
+                       {"sync", sync},
+                       {"allreduce", allreduce},
+                       {"overlap", overlap},
+                       {"bucket_mb", bucket_mb},
+                       {"parallel", parallel},
+                       {"pipeline_stages", pipeline_stages},
+                       {"micro_batches", micro_batches},
+                       {"schedule", schedule}};
 }
 
 std::optional<ScenarioSettings> ScenarioSettings::fromJson(const QJsonObject& json,
@@ -80,7 +90,11 @@ std::optional<ScenarioSettings> ScenarioSettings::fromJson(const QJsonObject& js
         !readInt(json, "nodes", 1, kMaxGpus, s.nodes, error) ||
         !readInt(json, "gpus_per_node", 1, kMaxGpus, s.gpus_per_node, error) ||
         !readInt(json, "batch", 1, kMaxBatch, s.batch, error) ||
-        !readInt(json, "image", 0, 4096, s.image, error))
+        !readInt(json, "image", 0, 4096, s.image, error) ||
+        !readString(json, "parallel", s.parallel, error) ||
+        !readString(json, "schedule", s.schedule, error) ||
+        !readInt(json, "pipeline_stages", 1, kMaxGpus, s.pipeline_stages, error) ||
+        !readInt(json, "micro_batches", 0, kMaxMicroBatches, s.micro_batches, error))
         return std::nullopt;
     if (s.network.isEmpty()) {
         *error = QStringLiteral("network: must not be empty");

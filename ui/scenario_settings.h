@@ -24,8 +24,15 @@ struct ScenarioSettings {
     QString allreduce = QStringLiteral("auto");
     bool overlap = true;
     double bucket_mb = 25;
+    // Parallel strategy (docs/model.md "Parallel strategies"); the pipeline's stages,
+    // micro-batches (0: four per stage) and schedule matter to pipelines only.
+    QString parallel = QStringLiteral("data");
+    int pipeline_stages = 2;
+    int micro_batches = 0;
+    QString schedule = QStringLiteral("1f1b");
 
     static constexpr int kMaxGpus = 1024;
+    static constexpr int kMaxMicroBatches = 1 << 20;
     static constexpr int kMaxBatch = 1024;
 
     int totalGpus() const { return nodes * gpus_per_node; }

@@ -1,5 +1,6 @@
 #include "settings_from_choices.h"
 
+#include "model/scenario.h"
 #include "util/error.h"
 
 #include <charconv>
@@ -43,6 +44,14 @@ ScenarioSettings settingsFromChoices(const ScenarioChoices& f) {
     if (!(f.bucket_mb > 0 && f.bucket_mb <= 4096))
         throw InputError("--bucket-mb: must be above 0 and at most 4096");
     s.bucket_mb = f.bucket_mb;
+    requireParallelStrategy(f.parallel, "--parallel");
+    requirePipelineSchedule(f.schedule, "--schedule");
+    s.parallel = QString::fromStdString(f.parallel);
+    s.schedule = QString::fromStdString(f.schedule);
+    s.pipeline_stages = parseFlagInt("--pipeline-stages", std::to_string(f.pipeline_stages), 1,
+                                     ScenarioSettings::kMaxGpus);
+    s.micro_batches = parseFlagInt("--micro-batches", std::to_string(f.micro_batches), 0,
+                                   ScenarioSettings::kMaxMicroBatches);
     return s;
 }
 

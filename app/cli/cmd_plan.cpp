@@ -23,7 +23,7 @@ struct PlanOptions {
     std::string network;
     int64_t dataset_images = kImageNetTrainImages;
     int64_t epochs = kDefaultEpochs;
-    std::string gpus, systems, precision, sync;
+    std::string gpus, systems, precision, sync, parallel;
     std::string software = "pytorch";
     int64_t image = 0;
     std::optional<int64_t> max_gpus, max_global_batch;
@@ -70,6 +70,9 @@ PlanRequest buildRequest(const PlanOptions& o) {
     if (!o.sync.empty())
         for (const std::string& s : splitList(o.sync, "--sync"))
             r.syncs.push_back(requireSyncStrategy(s, "--sync"));
+    if (!o.parallel.empty())
+        for (const std::string& p : splitList(o.parallel, "--parallel"))
+            r.parallels.push_back(requireParallelStrategy(p, "--parallel"));
 
     PlanHardwareChoice choice;
     if (!o.gpus.empty())
@@ -127,6 +130,9 @@ const CommandRegistration registration{
                         "fp32, tf32, amp, comma-separated (default: all the GPU has)");
         cmd->add_option("--sync", o->sync,
                         "Gradient exchanges to try, comma-separated (default: all that apply)");
+        cmd->add_option("--parallel", o->parallel,
+                        "Parallel strategies to try, comma-separated: data, hybrid, pipeline, "
+                        "zero1, zero2, zero3 (default: all that apply)");
         cmd->add_option("--software", o->software, "Software platform id or JSON file");
         cmd->add_option("--image", o->image, "Square input size (pixels)");
         cmd->add_option("--max-gpus", o->max_gpus, "At most this many GPUs (default 1024)");

@@ -22,17 +22,18 @@ void printCsv(const std::vector<SweepPoint>& points) {
     std::string out =
         "nodes,gpus_per_node,gpus,batch_per_gpu,iteration_ms,images_per_second,forward_ms,"
         "backward_ms,update_ms,communication_ms,exposed_communication_ms,allreduce_algorithm,"
-        "memory_per_gpu_bytes,fits_in_memory\n";
+        "memory_per_gpu_bytes,fits_in_memory,pipeline_bubble_ms,exchanged_bytes_per_gpu\n";
     char line[512];
     for (const SweepPoint& pt : points) {
         const Prediction& p = pt.prediction;
         std::snprintf(
-            line, sizeof line, "%d,%d,%d,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%lld,%s\n",
-            pt.nodes, pt.gpus_per_node, pt.nodes * pt.gpus_per_node,
-            static_cast<long long>(pt.batch_per_gpu), p.iteration_ms, p.images_per_second,
-            p.forward_ms, p.backward_ms, p.update_ms, p.communication_ms,
-            p.exposed_communication_ms, p.allreduce_algorithm.c_str(),
-            static_cast<long long>(p.memory_per_gpu_bytes), p.fits_in_memory ? "true" : "false");
+            line, sizeof line,
+            "%d,%d,%d,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s,%lld,%s,%.6g,%lld\n", pt.nodes,
+            pt.gpus_per_node, pt.nodes * pt.gpus_per_node, static_cast<long long>(pt.batch_per_gpu),
+            p.iteration_ms, p.images_per_second, p.forward_ms, p.backward_ms, p.update_ms,
+            p.communication_ms, p.exposed_communication_ms, p.allreduce_algorithm.c_str(),
+            static_cast<long long>(p.memory_per_gpu_bytes), p.fits_in_memory ? "true" : "false",
+            p.pipeline_bubble_ms, static_cast<long long>(p.exchanged_bytes_per_gpu));
         out += line;
     }
     std::fwrite(out.data(), 1, out.size(), stdout);

@@ -13,7 +13,7 @@ namespace {
 struct TraceOptions {
     ScenarioFlags flags;
     std::string out;
-    int gpus = 1;
+    int gpus = 0;
 };
 
 CommandRegistration reg{
@@ -23,14 +23,18 @@ CommandRegistration reg{
             app.add_subcommand("trace", "Write the predicted iteration as a Chrome/Perfetto trace");
         addScenarioFlags(cmd, options->flags);
         cmd->add_option("--out", options->out, "Trace file to write (.json)")->required();
-        cmd->add_option("--trace-gpus", options->gpus, "GPUs to show (1-8; they are symmetric)")
+        cmd->add_option("--trace-gpus", options->gpus,
+                        "GPUs to show, one process each (1-64; default all up to 8); every "
+                        "group of alike GPUs, such as a pipeline stage, is shown at least once")
             ->check(CLI::Range(1, kTraceMaxGpus));
         cmd->callback([options] {
             const Scenario scenario = buildScenario(options->flags);
             const Prediction prediction = predict(scenario);
             writeChromeTrace(options->out, scenario, prediction, options->gpus);
             std::cout << "wrote " << options->out << " (" << prediction.timeline.size()
-                      << " events per GPU, iteration " << prediction.iteration_ms << " ms)\n";
+                      << " events over " << prediction.groups.size()
+                      << " group(s) of alike GPUs, iteration " << prediction.iteration_ms
+                      << " ms)\n";
         });
     }};
 

@@ -57,12 +57,22 @@ std::string counted(int n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// "data", "pipeline x4", "zero3".
+std::string strategyText(const PlanPoint& p) {
+    std::string s = parallelStrategyName(p.parallel);
+    if (p.parallel == ParallelStrategy::Pipeline)
+        s += " x" + std::to_string(p.pipeline_stages);
+    return s;
+}
+
 std::string oneLine(const PlanRequest& r, const PlanPoint& p) {
     std::string s = gpuOf(r, p).id + " on " + systemOf(r, p).id + ", " +
                     counted(p.nodes, "node", "nodes") + " x " +
                     counted(p.gpus_per_node, "GPU", "GPUs") + ", batch " +
                     std::to_string(p.batch_per_gpu) + " per GPU, " + precisionName(p.precision) +
-                    ", " + syncStrategyName(p.sync) + ": " + hoursText(p.hours) + " h";
+                    ", " + syncStrategyName(p.sync) +
+                    (p.parallel == ParallelStrategy::Data ? "" : ", " + strategyText(p)) + ": " +
+                    hoursText(p.hours) + " h";
     s += p.cost_usd ? ", $" + money(*p.cost_usd) : ", no price";
     return s + ", " + fixed(p.energy_kwh, 0) + " kWh";
 }
@@ -80,6 +90,8 @@ ordered_json planPointJson(const PlanRequest& request, const PlanPoint& p) {
                    {"global_batch", p.globalBatch()},
                    {"precision", precisionName(p.precision)},
                    {"sync", syncStrategyName(p.sync)},
+                   {"parallel", parallelStrategyName(p.parallel)},
+                   {"pipeline_stages", p.pipeline_stages},
                    {"iteration_ms", p.iteration_ms},
                    {"images_per_second", p.images_per_second},
                    {"hours", p.hours}};
@@ -135,7 +147,7 @@ std::string planCsv(const PlanReport& report, bool with_all) {
     const std::set<std::size_t> front(s.pareto.begin(), s.pareto.end());
     std::string out = "gpu,system,nodes,gpus_per_node,gpus,batch_per_gpu,global_batch,precision,"
                       "sync,iteration_ms,images_per_second,hours,cost_usd,energy_kwh,"
-                      "meets_constraints,pareto,fastest,cheapest\n";
+                      "meets_constraints,pareto,fastest,cheapest,parallel,pipeline_stages\n";
     char numbers[256];
     for (const std::size_t i : shownRows(result, with_all)) {
         const PlanPoint& p = result.candidates[i];
@@ -156,7 +168,8 @@ std::string planCsv(const PlanReport& report, bool with_all) {
                std::to_string(p.globalBatch()) + "," + precisionName(p.precision) + "," +
                syncStrategyName(p.sync) + "," + numbers + cost + "," + energy + "," +
                flag(meetsConstraints(p, r.constraints)) + "," + flag(front.contains(i)) + "," +
-               flag(s.fastest == i) + "," + flag(s.cheapest == i) + "\n";
+               flag(s.fastest == i) + "," + flag(s.cheapest == i) + "," +
+               parallelStrategyName(p.parallel) + "," + std::to_string(p.pipeline_stages) + "\n";
     }
     return out;
 }
@@ -181,7 +194,7 @@ std::string planTable(const PlanReport& report, bool with_all) {
         t.addColumn(h, TextTable::Align::Left);
     for (const char* h : {"nodes", "GPUs/node", "batch/GPU"})
         t.addColumn(h, TextTable::Align::Right);
-    for (const char* h : {"precision", "sync"})
+    for (const char* h : {"precision", "sync", "parallel"})
         t.addColumn(h, TextTable::Align::Left);
     for (const char* h : {"images/s", "hours", "cost $", "energy kWh"})
         t.addColumn(h, TextTable::Align::Right);
@@ -194,7 +207,7 @@ std::string planTable(const PlanReport& report, bool with_all) {
             mark += "C";
         t.addRow({mark, gpuOf(r, p).id, systemOf(r, p).id, std::to_string(p.nodes),
                   std::to_string(p.gpus_per_node), std::to_string(p.batch_per_gpu),
-                  precisionName(p.precision), syncStrategyName(p.sync),
+                  precisionName(p.precision), syncStrategyName(p.sync), strategyText(p),
                   fixed(p.images_per_second, 0), hoursText(p.hours),
                   p.cost_usd ? money(*p.cost_usd) : "-", fixed(p.energy_kwh, 0)});
     }

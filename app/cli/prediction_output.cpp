@@ -23,7 +23,11 @@ nlohmann::ordered_json scenarioJson(const Scenario& s) {
             {"overlap", s.overlap},
             {"bucket_mb", s.bucket_mb},
             {"layout", s.nhwc() ? "nhwc" : "nchw"},
-            {"data", s.realData() ? "real" : "synthetic"}};
+            {"data", s.realData() ? "real" : "synthetic"},
+            {"parallel", parallelStrategyName(s.parallel)},
+            {"pipeline_stages", s.stages()},
+            {"micro_batches", s.microBatches()},
+            {"schedule", pipelineScheduleName(s.schedule)}};
 }
 
 nlohmann::ordered_json summaryJson(const Prediction& p) {
@@ -47,7 +51,13 @@ nlohmann::ordered_json summaryJson(const Prediction& p) {
             {"activations_bytes", p.activations_bytes},
             {"workspace_bytes", p.workspace_bytes},
             {"fits_in_memory", p.fits_in_memory},
-            {"max_batch_that_fits", p.max_batch_that_fits}};
+            {"max_batch_that_fits", p.max_batch_that_fits},
+            {"pipeline_stages", p.pipeline_stages},
+            {"micro_batches", p.micro_batches},
+            {"pipeline_bubble_ms", p.pipeline_bubble_ms},
+            {"exchanged_bytes_per_gpu", p.exchanged_bytes_per_gpu},
+            {"straggler_ms", p.straggler_ms},
+            {"staleness", p.staleness}};
 }
 
 void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Prediction& p) {
@@ -64,6 +74,11 @@ void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Predicti
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p) {
     nlohmann::ordered_json out = summaryJson(p);
     addErrorBand(out, s, p);
+    out["parallel"] = parallelStrategyName(s.parallel);
+    auto groups = nlohmann::ordered_json::array();
+    for (const GpuGroup& g : p.groups)
+        groups.push_back({{"label", g.label}, {"gpus", g.gpus}});
+    out["gpu_groups"] = std::move(groups);
     out["scenario"] = scenarioJson(s);
     auto layers = nlohmann::ordered_json::array();
     for (const LayerTiming& l : p.layers) {
@@ -87,7 +102,8 @@ nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p) {
                             {"duration_ms", e.duration_ms},
                             {"layer", e.layer},
                             {"bucket", e.bucket},
-                            {"lane", e.lane}});
+                            {"lane", e.lane},
+                            {"group", e.group}});
     out["timeline"] = std::move(timeline);
     return out;
 }
@@ -111,6 +127,16 @@ std::string summaryTable(const Scenario& s, const Prediction& p) {
     if (p.host_input_ms > 0)
         t.addRow({std::string("host decode of a batch") + (p.input_bound ? " (binds)" : ""),
                   fixed(p.host_input_ms, 2), "ms"});
+    if (p.pipeline_stages > 1 || p.micro_batches > 1)
+        t.addRow({"pipeline bubble (" + std::to_string(p.pipeline_stages) + " stages, " +
+                      std::to_string(p.micro_batches) + " micro-batches)",
+                  fixed(p.pipeline_bubble_ms, 2), "ms"});
+    if (p.exchanged_bytes_per_gpu > 0)
+        t.addRow({"sent per GPU",
+                  fixed(static_cast<double>(p.exchanged_bytes_per_gpu) / (1024.0 * 1024.0), 1),
+                  "MiB"});
+    if (p.staleness > 0)
+        t.addRow({"staleness", fixed(p.staleness, 0), "gradients"});
     t.addRule();
     const ErrorBand band = errorBandFor(shippedErrorBands(), s);
     const std::string pm =
@@ -126,7 +152,11 @@ std::string summaryTable(const Scenario& s, const Prediction& p) {
                        s.gpu.id + " (" + s.system.id + ", " + std::to_string(s.nodes) +
                        " node(s)), batch " + std::to_string(s.batch_per_gpu) + " per GPU, " +
                        precisionName(s.precision) + ", " + s.software.id + ", " +
-                       syncStrategyName(s.sync) + "\n\n";
+                       syncStrategyName(s.sync) +
+                       (s.parallel == ParallelStrategy::Data
+                            ? std::string()
+                            : std::string(", ") + parallelStrategyName(s.parallel)) +
+                       "\n\n";
     return head + t.render();
 }
 

@@ -40,12 +40,22 @@ void addScenarioFlags(CLI::App* command, ScenarioFlags& flags) {
     command->add_option("--precision", flags.precision, "fp32, tf32 or amp");
     command->add_option("--sync", flags.sync,
                         "Gradient exchange: none, allreduce-nccl, allreduce-copy, ps-cpu, ps-gpu, "
-                        "distributed-replicated (default: the software's)");
+                        "distributed-replicated, ps-async (default: the software's)");
     command->add_option("--allreduce", flags.allreduce, "auto, ring, tree or hierarchical");
     command->add_option("--overlap", flags.overlap,
                         "Overlap gradient exchange with backward: on|off");
     command->add_option("--bucket-mb", flags.bucket_mb, "Gradient bucket size in MB");
-    command->add_option("--ps-count", flags.ps_count, "Parameter servers (distributed-replicated)");
+    command->add_option("--ps-count", flags.ps_count,
+                        "Parameter servers (distributed-replicated, ps-cpu and ps-async across "
+                        "nodes; default one per node)");
+    command->add_option("--parallel", flags.parallel,
+                        "Parallel strategy: data, hybrid, pipeline, zero1, zero2 or zero3 "
+                        "(default data)");
+    command->add_option("--pipeline-stages", flags.pipeline_stages,
+                        "Pipeline stages per replica (--parallel pipeline; default 2)");
+    command->add_option("--micro-batches", flags.micro_batches,
+                        "Micro-batches per iteration (--parallel pipeline; default 4 per stage)");
+    command->add_option("--schedule", flags.schedule, "Pipeline schedule: gpipe or 1f1b");
     command->add_option("--layout", flags.layout,
                         "Activation layout on tensor cores: auto (the software's), nchw or nhwc");
     command->add_option("--data", flags.data,
@@ -98,6 +108,18 @@ Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
     s.ps_count = flags.ps_count;
     s.layout = requireLayout(flags.layout, "--layout");
     s.data = requireDataSource(flags.data, "--data");
+    s.parallel = requireParallelStrategy(flags.parallel, "--parallel");
+    s.schedule = requirePipelineSchedule(flags.schedule, "--schedule");
+    // Checked here so that the error names the flag; validateScenario checks what the
+    // network, the GPU count and the batch allow.
+    if (flags.pipeline_stages < 1 || flags.pipeline_stages > 1024)
+        throw InputError("--pipeline-stages: " + std::to_string(flags.pipeline_stages) +
+                         " is outside 1..1024");
+    if (flags.micro_batches < 0 || flags.micro_batches > kMaxBatch * 1024)
+        throw InputError("--micro-batches: " + std::to_string(flags.micro_batches) +
+                         " is outside 0.." + std::to_string(kMaxBatch * 1024));
+    s.pipeline_stages = flags.pipeline_stages;
+    s.micro_batches = flags.micro_batches;
     if (flags.image < 0 || flags.image > 8192)
         throw InputError("--image: " + std::to_string(flags.image) + " is outside 1..8192");
 

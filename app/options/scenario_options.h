@@ -19,7 +19,8 @@ namespace iterscope {
 using ScenarioFlags = ScenarioChoices;
 
 // Adds --network --gpu --system --nodes --gpus-per-node --batch --image --precision
-// --software --sync --allreduce --overlap --bucket-mb --ps-count --layout --data to a command.
+// --software --sync --allreduce --overlap --bucket-mb --ps-count --layout --data --parallel
+// --pipeline-stages --micro-batches --schedule to a command.
 void addScenarioFlags(CLI::App* command, ScenarioFlags& flags);
 
 // "1,2,4,8" -> {1, 2, 4, 8}. Throws InputError naming `flag` for anything but positive

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <vector>
 
 namespace iterscope {
 
@@ -74,26 +76,39 @@ nlohmann::ordered_json metadata(const char* what, int pid, int tid, nlohmann::or
 } // namespace
 
 std::string chromeTraceJson(const Scenario& scenario, const Prediction& prediction, int gpus) {
-    gpus = std::clamp(gpus, 1, std::min(kTraceMaxGpus, std::max(scenario.totalGpus(), 1)));
+    const int total = std::max(scenario.totalGpus(), 1);
+    const int wanted = gpus > 0 ? gpus : kTraceDefaultGpus;
+    const int shown = std::clamp(wanted, 1, std::min(kTraceMaxGpus, total));
+    const int groups = std::max<int>(1, static_cast<int>(prediction.groups.size()));
+    // GPUs 0..shown-1, then the first GPU of every group not among them.
+    std::vector<int> gpu_ids;
+    for (int g = 0; g < shown; ++g)
+        gpu_ids.push_back(g);
+    for (int group = shown; group < groups && group < total; ++group)
+        gpu_ids.push_back(group);
+
     int max_tid = kCommunicationTid;
     for (const TimelineEvent& e : prediction.timeline)
         max_tid = std::max(max_tid, tidOf(e));
 
     nlohmann::ordered_json events = nlohmann::ordered_json::array();
     const std::string label = scenario.gpu.id.empty() ? std::string("GPU") : scenario.gpu.id;
-    for (int gpu = 0; gpu < gpus; ++gpu) {
-        events.push_back(metadata("process_name", gpu, 0,
-                                  {{"name", "GPU " + std::to_string(gpu) + " (" + label + ")"}}));
+    for (const int gpu : gpu_ids) {
+        const int group = prediction.groupOfGpu(gpu);
+        std::string name = "GPU " + std::to_string(gpu) + " (" + label + ")";
+        if (groups > 1 && static_cast<std::size_t>(group) < prediction.groups.size())
+            name += ", " + prediction.groups[static_cast<std::size_t>(group)].label;
+        events.push_back(metadata("process_name", gpu, 0, {{"name", name}}));
         events.push_back(metadata("process_sort_index", gpu, 0, {{"sort_index", gpu}}));
         for (int tid = kInputTid; tid <= max_tid; ++tid) {
-            std::string name = threadName(tid);
+            std::string thread = threadName(tid);
             if (tid > kCommunicationTid)
-                name += " " + std::to_string(tid - kCommunicationTid);
-            events.push_back(metadata("thread_name", gpu, tid, {{"name", name}}));
+                thread += " " + std::to_string(tid - kCommunicationTid);
+            events.push_back(metadata("thread_name", gpu, tid, {{"name", thread}}));
             events.push_back(metadata("thread_sort_index", gpu, tid, {{"sort_index", tid}}));
         }
         for (const TimelineEvent& e : prediction.timeline) {
-            if (!(e.duration_ms > 0))
+            if (!(e.duration_ms > 0) || e.group != group)
                 continue;
             nlohmann::ordered_json x;
             x[kPhase] = kComplete;
@@ -107,7 +122,11 @@ std::string chromeTraceJson(const Scenario& scenario, const Prediction& predicti
             if (e.layer >= 0)
                 args["layer"] = e.layer;
             if (e.bucket >= 0)
-                args["bucket"] = e.bucket;
+                args[e.kind == EventKind::StageForward || e.kind == EventKind::StageBackward ||
+                             e.kind == EventKind::SendActivations ||
+                             e.kind == EventKind::SendGradients
+                         ? "micro_batch"
+                         : "bucket"] = e.bucket;
             x[kArgs] = std::move(args);
             events.push_back(std::move(x));
         }
@@ -121,6 +140,8 @@ std::string chromeTraceJson(const Scenario& scenario, const Prediction& predicti
         {"system", scenario.system.id},
         {"software", scenario.software.id},
         {"gpus", scenario.totalGpus()},
+        {"gpus_shown", static_cast<int>(gpu_ids.size())},
+        {"parallel", parallelStrategyName(scenario.parallel)},
         {"batch_per_gpu", scenario.batch_per_gpu},
         {"iteration_ms", prediction.iteration_ms}};
     return trace.dump();
@@ -129,13 +150,22 @@ std::string chromeTraceJson(const Scenario& scenario, const Prediction& predicti
 void writeChromeTrace(const std::string& path, const Scenario& scenario,
                       const Prediction& prediction, int gpus) {
     const std::string text = chromeTraceJson(scenario, prediction, gpus);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-        throw InputError(path + ": cannot open for writing");
-    out << text << "\n";
-    out.flush();
-    if (!out)
-        throw InputError(path + ": write failed");
+    const std::string temporary = path + ".part";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw InputError(path + ": cannot open for writing");
+        out << text << "\n";
+        out.flush();
+        if (!out) {
+            std::remove(temporary.c_str());
+            throw InputError(path + ": write failed");
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        throw InputError(path + ": cannot replace the file");
+    }
 }
 
 } // namespace iterscope

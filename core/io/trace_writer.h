@@ -10,14 +10,18 @@
 
 namespace iterscope {
 
-// GPUs are symmetric in the model; the trace shows this many of them (at most the
-// scenario's GPU count), each with the same events.
-inline constexpr int kTraceMaxGpus = 8;
+// One process per GPU, each with the events of its group (Prediction::groups: every GPU
+// alike under data parallelism, one group per stage in a pipeline). `gpus` GPUs are shown,
+// GPU 0 first (0: all of them up to kTraceDefaultGpus); whatever that number, every group
+// has at least one GPU in the trace, so a 1024-GPU pipeline shows each stage once.
+inline constexpr int kTraceDefaultGpus = 8;
+inline constexpr int kTraceMaxGpus = 64;
 
-std::string chromeTraceJson(const Scenario& scenario, const Prediction& prediction, int gpus = 1);
+std::string chromeTraceJson(const Scenario& scenario, const Prediction& prediction, int gpus = 0);
 
-// Writes the trace; throws InputError("<path>: <problem>") when the file cannot be written.
+// Writes the trace through a temporary file and a rename, so a failed write never leaves
+// half a trace; throws InputError("<path>: <problem>") when the file cannot be written.
 void writeChromeTrace(const std::string& path, const Scenario& scenario,
-                      const Prediction& prediction, int gpus = 1);
+                      const Prediction& prediction, int gpus = 0);
 
 } // namespace iterscope

@@ -118,26 +118,26 @@ struct Fabric {
     double base_ms = 0;
 };
 
-Fabric fabricOf(const Scenario& s) {
+// `nodes` nodes of the scenario's system with `gpus` GPUs each taking part.
+Fabric fabricOf(const Scenario& s, int nodes, int gpus) {
     Fabric n;
     const SoftwareProfile& sw = s.software;
     n.base_ms = sw.collective_base_latency_us * kMsPerUs;
     n.intra_latency_ms = sw.collective_hop_latency_us * kMsPerUs;
     n.inter_latency_ms = (sw.collective_hop_latency_us + s.system.network_latency_us) * kMsPerUs;
-    if (s.nodes > 1) {
+    if (nodes > 1) {
         // validateScenario has made sure the system has a network between nodes.
         // A node's traffic leaves through the NICs its GPUs sit next to: at most one NIC per
         // GPU in use.
-        const int nics = std::min(s.system.nics_per_node, s.gpus_per_node);
+        const int nics = std::min(s.system.nics_per_node, gpus);
         n.node_gbps = nics * s.system.nic_gbps * sw.network_efficiency;
     }
     return n;
 }
 
-// allreduce-copy and ps-gpu: reduce to the owners, then broadcast back; across nodes the
-// owners' shards also cross the network both ways.
-LinearCost shardedCopyCost(const Scenario& s, const Fabric& net) {
-    const int g = s.gpus_per_node, m = s.nodes;
+// allreduce-copy: reduce to the owners, then broadcast back; across nodes the owners'
+// shards also cross the network both ways.
+LinearCost shardedCopyCost(const Scenario& s, const Fabric& net, int m, int g) {
     constexpr double kProbeBytes = 1e6;
     const double phase =
         allToAllPhaseMs(s.system, s.gpu, g, kProbeBytes, s.software.memcpy_efficiency) /
@@ -150,6 +150,84 @@ LinearCost shardedCopyCost(const Scenario& s, const Fabric& net) {
         c.latency_ms += 2 * net.inter_latency_ms;
     }
     return c;
+}
+
+// One of those two phases alone (ps-gpu: the reduce overlaps backward, the broadcast of
+// the updated shards follows the update).
+LinearCost shardedPhaseCost(const Scenario& s, const Fabric& net, int m, int g) {
+    constexpr double kProbeBytes = 1e6;
+    LinearCost c;
+    c.latency_ms = net.base_ms;
+    c.ms_per_byte = allToAllPhaseMs(s.system, s.gpu, g, kProbeBytes, s.software.memcpy_efficiency) /
+                    kProbeBytes;
+    if (m > 1) {
+        c.ms_per_byte += double(g) * (m - 1) / m * msPerByte(net.node_gbps);
+        c.latency_ms += net.inter_latency_ms;
+    }
+    return c;
+}
+
+// Parameter servers on the hosts' CPUs (ps-cpu, distributed-replicated, ps-async): p of
+// them on the first p nodes, each holding 1/p of the parameters. Unless ps_count says
+// otherwise, distributed-replicated runs one per node (as TensorFlow's benchmarks did),
+// ps-cpu and ps-async one, on the first node's host: the parameters live in one host's
+// memory. Per byte of a bucket of gradients:
+struct ServerPath {
+    double push_ms_per_byte = 0; // the gradients to the servers
+    double pull_ms_per_byte = 0; // the parameters back to every GPU
+    double cpu_ms_per_byte = 0;  // the servers' update, on the busiest server
+    double latency_ms = 0;
+    double sent_per_byte = 0; // bytes one GPU sends
+};
+
+// `aggregate`: each node first sums its GPUs' gradients (distributed-replicated), so it
+// pushes one gradient (each GPU its 1/G shard of the sum) instead of one per GPU.
+ServerPath serverPath(const Scenario& s, int m, int g, bool aggregate) {
+    const SoftwareProfile& sw = s.software;
+    const Fabric net = fabricOf(s, m, g);
+    const int p = s.ps_count > 0 ? std::min(s.ps_count, m) : (aggregate ? m : 1);
+    const double pushes = aggregate ? 1.0 : double(g); // gradients a node sends to the servers
+    constexpr double kProbeBytes = 1e6;
+    ServerPath path;
+    // Over PCIe to the host, all of the node's GPUs at once.
+    path.push_ms_per_byte =
+        hostPcieMs(s.system, g, aggregate ? kProbeBytes / g : kProbeBytes, sw.memcpy_efficiency) /
+        kProbeBytes;
+    path.latency_ms = net.base_ms;
+    if (m > 1) {
+        // Shards for servers on other nodes leave through the network, and shards for this
+        // node's server arrive from every other node: out of a node without a server goes
+        // all of it, into a server node (m-1)/p of every node's pushes. Parameter servers
+        // talk gRPC over TCP, which leaves a host through one network interface, and the
+        // NIC's traffic passes through host memory and the host's PCIe links like the GPUs'.
+        const double out_share = p < m ? 1.0 : double(p - 1) / p;
+        const double in_share = double(m - 1) / p;
+        const double ps_gbps = s.system.nic_gbps * sw.network_efficiency;
+        // What arrives from the network shares the PCIe switch uplink of the NIC, which sits
+        // beside some of the node's GPUs, with those GPUs' own pushes.
+        const int on_switch = std::min(g, std::max(s.system.gpus_per_pcie_switch, 1));
+        const double uplink = on_switch * (aggregate ? 1.0 / g : 1.0) + pushes * in_share;
+        path.push_ms_per_byte = std::max(
+            {path.push_ms_per_byte, pushes * std::max(out_share, in_share) * msPerByte(ps_gbps),
+             uplink * msPerByte(linkPcieGbps(s.system)) / sw.memcpy_efficiency,
+             pushes * (1 + in_share) * msPerByte(hostAggregateGbps(s.system)) /
+                 sw.memcpy_efficiency});
+        path.latency_ms += 2 * net.inter_latency_ms;
+    }
+    // The pull mirrors the push, except that with local aggregation every GPU still reads
+    // the whole of the parameters from its host: TensorFlow's distributed_replicated assigns
+    // each GPU's copy from the host's updated value (VariableMgrDistributedReplicated).
+    path.pull_ms_per_byte = path.push_ms_per_byte;
+    if (aggregate)
+        path.pull_ms_per_byte =
+            std::max(path.pull_ms_per_byte,
+                     hostPcieMs(s.system, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes);
+    // A server reads every gradient pushed to it, then reads and writes its parameters and
+    // their optimizer state.
+    const double update_passes = m * pushes + 2.0 + 2.0 * sw.optimizer_state_bytes_per_param / 4.0;
+    path.cpu_ms_per_byte = update_passes / p * msPerByte(cpuMemoryGbps(s.system));
+    path.sent_per_byte = aggregate ? 1.0 / g : 1.0;
+    return path;
 }
 
 } // namespace
@@ -266,11 +344,15 @@ double hostPcieMs(const SystemProfile& s, int gpus, double bytes, double efficie
 }
 
 ExchangeModel exchangeModel(const Scenario& s) {
+    return exchangeModel(s, s.nodes, s.gpus_per_node);
+}
+
+ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
     ExchangeModel model;
-    const int n = s.totalGpus(), g = s.gpus_per_node, m = s.nodes;
+    const int n = m * g;
     const SoftwareProfile& sw = s.software;
-    auto add = [&](AllreduceAlgorithm a, LinearCost c) {
-        model.candidates[static_cast<std::size_t>(model.candidate_count++)] = {a, c};
+    auto add = [&](AllreduceAlgorithm a, LinearCost c, double sent) {
+        model.candidates[static_cast<std::size_t>(model.candidate_count++)] = {a, c, sent};
     };
 
     switch (s.sync) {
@@ -279,7 +361,7 @@ ExchangeModel exchangeModel(const Scenario& s) {
     case SyncStrategy::AllreduceNccl: {
         if (n <= 1)
             return model;
-        const Fabric net = fabricOf(s);
+        const Fabric net = fabricOf(s, m, g);
         const double intra_gbps =
             g > 1
                 ? intraNodeRingGbps(s.system, s.gpu, g, sw.nccl_topology_aware) * sw.nccl_efficiency
@@ -305,82 +387,99 @@ ExchangeModel exchangeModel(const Scenario& s) {
         hier.ms_per_byte = 2.0 * (g - 1) / g * msPerByte(intra_gbps) +
                            (m > 1 ? 2.0 * (m - 1) / m * msPerByte(net.node_gbps) : 0.0);
 
+        // Bytes a GPU sends: a ring passes 2(N-1)/N of the bucket on; in a tree a GPU sends
+        // the bucket up once and down to its children, about twice on average; the
+        // hierarchical all-reduce rings inside the node, and the node's G GPUs share its
+        // inter-node ring.
+        const double ring_sent = 2.0 * (n - 1) / n;
+        const double hier_sent = 2.0 * (g - 1) / g + 2.0 * (m - 1) / m / g;
         switch (s.allreduce) {
         case AllreduceAlgorithm::Ring:
-            add(AllreduceAlgorithm::Ring, ring);
+            add(AllreduceAlgorithm::Ring, ring, ring_sent);
             break;
         case AllreduceAlgorithm::Tree:
-            add(AllreduceAlgorithm::Tree, tree);
+            add(AllreduceAlgorithm::Tree, tree, 2.0);
             break;
         case AllreduceAlgorithm::Hierarchical:
-            add(AllreduceAlgorithm::Hierarchical, hier);
+            add(AllreduceAlgorithm::Hierarchical, hier, hier_sent);
             break;
         case AllreduceAlgorithm::Auto:
-            add(AllreduceAlgorithm::Ring, ring);
+            add(AllreduceAlgorithm::Ring, ring, ring_sent);
             if (m > 1) {
-                add(AllreduceAlgorithm::Tree, tree);
+                add(AllreduceAlgorithm::Tree, tree, 2.0);
                 if (g > 1)
-                    add(AllreduceAlgorithm::Hierarchical, hier);
+                    add(AllreduceAlgorithm::Hierarchical, hier, hier_sent);
             }
             break;
         }
         model.active = true;
         return model;
     }
-    case SyncStrategy::AllreduceCopy:
-    case SyncStrategy::PsGpu: {
+    case SyncStrategy::AllreduceCopy: {
         if (n <= 1)
             return model;
-        const Fabric net = fabricOf(s);
-        add(AllreduceAlgorithm::Auto, shardedCopyCost(s, net));
-        model.gpu_update_share = s.sync == SyncStrategy::PsGpu ? 1.0 / n : 1.0;
+        const Fabric net = fabricOf(s, m, g);
+        add(AllreduceAlgorithm::Auto, shardedCopyCost(s, net, m, g),
+            2.0 * (g - 1) / g + 2.0 * (m - 1) / m);
         model.active = true;
         return model;
     }
-    case SyncStrategy::PsCpu: {
-        const Fabric net = fabricOf(s);
-        // Push every gradient to the host, sum and update there, pull the parameters back.
-        constexpr double kProbeBytes = 1e6;
-        const double transfer =
-            hostPcieMs(s.system, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes;
-        // The CPU reads each GPU's gradient, then reads and writes the parameters and the
-        // optimizer state.
-        const double update_passes = g + 2.0 + 2.0 * sw.optimizer_state_bytes_per_param / 4.0;
+    case SyncStrategy::PsGpu: {
+        if (n <= 1)
+            return model;
+        // Each GPU owns 1/N of the variables: the gradients reach their owners while
+        // backward runs; each owner updates its shard; then the updated shards must go back
+        // out to every GPU before the next forward pass reads them.
+        const Fabric net = fabricOf(s, m, g);
+        const LinearCost phase = shardedPhaseCost(s, net, m, g);
+        const double sent = double(g - 1) / g + double(m - 1) / m;
+        add(AllreduceAlgorithm::Auto, phase, sent);
+        model.broadcast_after_update = true;
+        model.after_update = phase;
+        model.after_update_sent_per_byte = sent;
+        model.gpu_update_share = 1.0 / n;
+        model.active = true;
+        return model;
+    }
+    case SyncStrategy::PsCpu:
+    case SyncStrategy::PsAsync: {
+        // Every GPU pushes its gradient to the servers and pulls the parameters back; the
+        // servers update them.
+        const ServerPath path = serverPath(s, m, g, false);
         LinearCost c;
-        c.latency_ms = net.base_ms;
-        c.ms_per_byte = 2 * transfer + update_passes / m * msPerByte(cpuMemoryGbps(s.system));
-        if (m > 1) {
-            c.ms_per_byte += 2.0 * g * (m - 1) / m * msPerByte(net.node_gbps);
-            c.latency_ms += 2 * net.inter_latency_ms;
+        c.latency_ms = path.latency_ms;
+        if (s.sync == SyncStrategy::PsCpu) {
+            c.ms_per_byte = path.push_ms_per_byte + path.pull_ms_per_byte + path.cpu_ms_per_byte;
+        } else {
+            // Without a barrier a worker waits only for its own push and pull; the servers'
+            // updates of every worker's gradients bound how fast they all go together.
+            c.ms_per_byte = path.push_ms_per_byte + path.pull_ms_per_byte;
+            model.barrier = false;
+            model.server_round.latency_ms = path.latency_ms;
+            model.server_round.ms_per_byte = path.cpu_ms_per_byte;
         }
-        add(AllreduceAlgorithm::Auto, c);
+        add(AllreduceAlgorithm::Auto, c, path.sent_per_byte);
         model.gpu_update_share = 0;
         model.active = true;
         return model;
     }
     case SyncStrategy::DistributedReplicated: {
-        if (n <= 1)
-            return model;
-        const Fabric net = fabricOf(s);
+        // Each node sums its GPUs' gradients (a reduce phase: each GPU ends with 1/G of the
+        // sum), pushes the sum to the parameter servers, which update; every GPU then copies
+        // the updated parameters from its host into its own replica. With one node the
+        // server is its own host, and with one GPU too: TensorFlow runs a parameter-server
+        // task there all the same.
         constexpr double kProbeBytes = 1e6;
         const double local =
             allToAllPhaseMs(s.system, s.gpu, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes;
+        const ServerPath path = serverPath(s, m, g, true);
         LinearCost c;
-        c.latency_ms = net.base_ms;
-        c.ms_per_byte = 2 * local;
-        if (m > 1) {
-            const int p = s.ps_count > 0 ? s.ps_count : m;
-            // Each node pushes its summed gradient, a 1/p shard to every server, and pulls
-            // the parameters back; a server node also takes the shards of all other nodes.
-            const double out_share = p < m ? 1.0 : double(p - 1) / p;
-            const double in_share = double(m - 1) / p;
-            c.ms_per_byte += 2 * std::max(out_share, in_share) * msPerByte(net.node_gbps);
-            const double update_passes = m + 2.0 + 2.0 * sw.optimizer_state_bytes_per_param / 4.0;
-            c.ms_per_byte += update_passes / p * msPerByte(cpuMemoryGbps(s.system));
-            c.latency_ms += 2 * net.inter_latency_ms;
-            model.gpu_update_share = 0;
-        }
-        add(AllreduceAlgorithm::Auto, c);
+        c.latency_ms = path.latency_ms;
+        c.ms_per_byte =
+            local + path.push_ms_per_byte + path.cpu_ms_per_byte + path.pull_ms_per_byte;
+        add(AllreduceAlgorithm::Auto, c, double(g - 1) / g + path.sent_per_byte);
+        model.gpu_update_share = 0;
+        model.refresh_replicas = true;
         model.active = true;
         return model;
     }
@@ -403,6 +502,87 @@ double exchangeMs(const ExchangeModel& model, double bytes, AllreduceAlgorithm* 
     }
     if (chosen)
         *chosen = best_algorithm;
+    return best;
+}
+
+} // namespace iterscope
+
+namespace iterscope {
+
+double exchangeSentBytes(const ExchangeModel& model, double bytes, AllreduceAlgorithm chosen) {
+    if (!model.active || model.candidate_count == 0)
+        return 0;
+    for (int i = 0; i < model.candidate_count; ++i) {
+        const auto& c = model.candidates[static_cast<std::size_t>(i)];
+        if (c.algorithm == chosen)
+            return c.sent_per_byte * bytes;
+    }
+    return model.candidates[0].sent_per_byte * bytes;
+}
+
+double collectiveMs(const ExchangeModel& model, Collective kind, double bytes) {
+    const double all_reduce = exchangeMs(model, bytes);
+    return kind == Collective::AllReduce ? all_reduce : all_reduce / 2;
+}
+
+double collectiveSentBytes(Collective kind, double bytes, int ranks) {
+    if (ranks <= 1)
+        return 0;
+    const double half = double(ranks - 1) / ranks * bytes;
+    return kind == Collective::AllReduce ? 2 * half : half;
+}
+
+double peerGbps(const SystemProfile& s, const GpuProfile& gpu, int a, int b) {
+    if (a == b)
+        return kUnlimited;
+    if (s.intra_node == "nvswitch" && s.nvswitch_gbps_per_gpu > 0)
+        return s.nvswitch_gbps_per_gpu;
+    if (const int links = nvlinks(s, a, b); links > 0 && gpu.nvlink_gbps_per_link > 0)
+        return links * gpu.nvlink_gbps_per_link;
+    return pcieHopGbps(s, a, b);
+}
+
+} // namespace iterscope
+
+namespace iterscope {
+
+std::vector<int> chainOrder(const SystemProfile& s, const GpuProfile& gpu, int gpus) {
+    std::vector<int> order(static_cast<std::size_t>(std::max(gpus, 0)));
+    for (int i = 0; i < gpus; ++i)
+        order[static_cast<std::size_t>(i)] = i;
+    if (s.intra_node != "nvlink-cube-mesh" || gpus <= 2 || gpus > kMaxSearchGpus)
+        return order;
+    // Depth-first over the paths from GPU 0, keeping the one whose slowest hop is fastest;
+    // a branch that cannot beat the best so far is cut. Meshes have at most 16 GPUs.
+    double hop[kMaxSearchGpus][kMaxSearchGpus] = {};
+    for (int a = 0; a < gpus; ++a)
+        for (int b = 0; b < gpus; ++b)
+            hop[a][b] = peerGbps(s, gpu, a, b);
+    std::vector<int> best = order, path{0};
+    double best_min = kUnlimited;
+    for (int i = 0; i + 1 < gpus; ++i)
+        best_min = std::min(best_min, hop[i][i + 1]);
+    std::vector<char> used(static_cast<std::size_t>(gpus), 0);
+    used[0] = 1;
+    const auto search = [&](const auto& self, double slowest) -> void {
+        if (slowest <= best_min)
+            return;
+        if (static_cast<int>(path.size()) == gpus) {
+            best_min = slowest;
+            best = path;
+            return;
+        }
+        for (int next = 0; next < gpus; ++next) {
+            if (used[static_cast<std::size_t>(next)])
+                continue;
+            used[static_cast<std::size_t>(next)] = 1;
+            path.push_back(next);
+            self(self, std::min(slowest, hop[path[path.size() - 2]][next]));
+            path.pop_back();
+            used[static_cast<std::size_t>(next)] = 0;
+        }
+    };
+    search(search, kUnlimited);
     return best;
 }
 

@@ -1,5 +1,7 @@
 #include "model/memory_model.h"
 
+#include "model/iteration.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -63,7 +65,7 @@ double savedElementsPerSample(const Network& net, const NetworkAnalysis& a) {
 
 } // namespace
 
-MemoryEstimate estimateMemory(const Scenario& s) {
+MemoryInputs dataMemoryInputs(const Scenario& s) {
     const Network& net = s.network->network;
     const NetworkAnalysis& a = s.network->analysis;
     const double elem = activationBytes(s.precision);
@@ -84,14 +86,24 @@ MemoryEstimate estimateMemory(const Scenario& s) {
                                                 static_cast<double>(c.output[0]));
         }
     }
-    const double per_sample_act = (saved + 2 * largest_output) * elem;
-    const double per_sample_ws = workspace * elem;
+    MemoryInputs in;
+    in.activations_per_sample = (saved + 2 * largest_output) * elem;
+    in.workspace_per_sample = workspace * elem;
+    in.weights = params * (kFp32Bytes + (s.precision == Precision::AMP ? kFp16Bytes : 0));
+    in.gradients = params * kFp32Bytes;
+    in.optimizer = params * s.software.optimizer_state_bytes_per_param;
+    return in;
+}
+
+MemoryEstimate memoryFor(const Scenario& s, const MemoryInputs& in) {
+    const double per_sample_act = in.activations_per_sample;
+    const double per_sample_ws = in.workspace_per_sample;
     const double ws_cap = s.software.workspace_limit_mb * kBytesPerMb;
 
     MemoryEstimate m;
-    const double weights = params * (kFp32Bytes + (s.precision == Precision::AMP ? kFp16Bytes : 0));
-    const double grads = params * kFp32Bytes;
-    const double optimizer = params * s.software.optimizer_state_bytes_per_param;
+    const double weights = in.weights;
+    const double grads = in.gradients;
+    const double optimizer = in.optimizer;
     const double reserved = s.software.framework_reserved_mb * kBytesPerMb;
     const double b = static_cast<double>(s.batch_per_gpu);
     const double act = per_sample_act * b;
@@ -101,14 +113,14 @@ MemoryEstimate estimateMemory(const Scenario& s) {
     m.optimizer_bytes = toBytes(optimizer);
     m.activations_bytes = toBytes(act);
     m.workspace_bytes = toBytes(ws);
-    m.reserved_bytes = toBytes(reserved);
-    const double total = weights + grads + optimizer + act + ws + reserved;
+    m.reserved_bytes = toBytes(reserved + in.transient);
+    const double total = weights + grads + optimizer + act + ws + reserved + in.transient;
     m.total_bytes = toBytes(total);
     const double capacity = static_cast<double>(s.gpu.memory_bytes);
     m.fits = total <= capacity;
 
     // Memory is linear in the batch until the workspace reaches its cap, linear after.
-    const double free_bytes = capacity - (weights + grads + optimizer + reserved);
+    const double free_bytes = capacity - (weights + grads + optimizer + reserved + in.transient);
     double best = 0;
     if (free_bytes > 0 && per_sample_act + per_sample_ws > 0) {
         best = std::floor(free_bytes / (per_sample_act + per_sample_ws));
@@ -117,6 +129,59 @@ MemoryEstimate estimateMemory(const Scenario& s) {
     }
     m.max_batch_that_fits = toBytes(std::max(best, 0.0));
     return m;
+}
+
+std::vector<double> savedElementsByLayer(const Network& net, const NetworkAnalysis& a) {
+    // The same accounting as savedElementsPerSample, each kept buffer charged once to the
+    // first layer that saves it.
+    const std::size_t n = net.layers.size();
+    std::vector<int> consumers(n, 0);
+    for (const Layer& l : net.layers)
+        for (std::size_t in : l.inputs)
+            ++consumers[in];
+    std::vector<std::size_t> storage(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        storage[i] = i;
+        const Layer& l = net.layers[i];
+        const bool elementwise = l.kind == LayerKind::Activation || l.kind == LayerKind::Dropout;
+        if (elementwise && l.inputs.size() == 1 && consumers[l.inputs[0]] == 1 &&
+            a.layers[l.inputs[0]].output_elems == a.layers[i].output_elems)
+            storage[i] = storage[l.inputs[0]];
+    }
+    std::vector<double> by_layer(n, 0.0);
+    std::vector<char> charged(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const LayerCost& c = a.layers[i];
+        if (c.saved_elems <= 0)
+            continue;
+        double inputs = 0;
+        for (std::size_t in : net.layers[i].inputs) {
+            inputs += static_cast<double>(a.layers[in].output_elems);
+            const std::size_t buffer = storage[in];
+            if (!charged[buffer]) {
+                charged[buffer] = 1;
+                by_layer[i] += static_cast<double>(a.layers[buffer].output_elems);
+            }
+        }
+        by_layer[i] += std::max(0.0, static_cast<double>(c.saved_elems) - inputs);
+    }
+    return by_layer;
+}
+
+MemoryEstimate estimateMemory(const Scenario& s) {
+    switch (s.parallel) {
+    case ParallelStrategy::Data:
+        break;
+    case ParallelStrategy::Hybrid:
+        return memoryFor(s, hybridMemoryInputs(s));
+    case ParallelStrategy::Pipeline:
+        return pipelineMemory(s);
+    case ParallelStrategy::Zero1:
+    case ParallelStrategy::Zero2:
+    case ParallelStrategy::Zero3:
+        return memoryFor(s, zeroMemoryInputs(s));
+    }
+    return memoryFor(s, dataMemoryInputs(s));
 }
 
 } // namespace iterscope

@@ -1,10 +1,12 @@
-// predict(): one iteration of synchronous data-parallel SGD on one representative GPU.
+// predict(): one iteration of data-parallel SGD on one representative GPU (the other
+// parallel strategies live in parallel_*.cpp and are built from the pieces below).
 // Streams: input (H2D copy of the next minibatch), compute (forward, then backward in
 // reverse layer order), communication (gradient buckets), update (optimizer step).
 #include "model/model.h"
 
 #include "model/communication_model.h"
 #include "model/compute_model.h"
+#include "model/iteration.h"
 #include "model/memory_model.h"
 #include "model/timeline.h"
 
@@ -90,23 +92,7 @@ double hostInputMs(const Scenario& s) {
     return static_cast<double>(s.batch_per_gpu) * s.gpus_per_node / node_images_per_ms;
 }
 
-// Appends timeline events unless the caller asked for the totals only.
-struct Timeline {
-    std::vector<TimelineEvent>* events; // null: totals only
-
-    void add(Stream stream, EventKind kind, double start, double duration, long layer = -1,
-             int bucket = -1) const {
-        if (!events)
-            return;
-        TimelineEvent& e = events->emplace_back();
-        e.stream = stream;
-        e.kind = kind;
-        e.start_ms = start;
-        e.duration_ms = duration;
-        e.layer = layer;
-        e.bucket = bucket;
-    }
-};
+using Timeline = detail::TimelineSink;
 
 EventKind exchangeKind(SyncStrategy sync) {
     switch (sync) {
@@ -130,15 +116,15 @@ LayerPassTable layerPassTable(const Scenario& s) {
     const NetworkAnalysis& analysis = s.network->analysis;
     LayerPassTable table;
     table.network = s.network.get();
-    table.batch = s.batch_per_gpu;
+    table.batch = s.kernelBatch();
     table.rates = computeRates(s.gpu, s.software, s.precision, s.nhwc());
     table.passes.resize(net.layers.size());
     const std::vector<LayerFusion> fusions = planFusions(net, analysis, s.software, s.nhwc());
     for (std::size_t i = 0; i < net.layers.size(); ++i) {
         const Layer& layer = net.layers[i];
         const Dims& in = layer.inputs.empty() ? net.input : analysis.layers[layer.inputs[0]].output;
-        table.passes[i] = layerPasses(layer, analysis.layers[i], in, s.batch_per_gpu, table.rates,
-                                      fusions[i]);
+        table.passes[i] =
+            layerPasses(layer, analysis.layers[i], in, table.batch, table.rates, fusions[i]);
     }
     return table;
 }
@@ -149,7 +135,7 @@ Prediction predict(const Scenario& s, PredictDetail detail) {
 
 Prediction predict(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
     validateScenario(s);
-    if (table.network != s.network.get() || table.batch != s.batch_per_gpu ||
+    if (table.network != s.network.get() || table.batch != s.kernelBatch() ||
         !(table.rates == computeRates(s.gpu, s.software, s.precision, s.nhwc())) ||
         table.passes.size() != s.network->network.layers.size())
         throw std::invalid_argument("predict: the layer pass table was made for another "
@@ -157,23 +143,55 @@ Prediction predict(const Scenario& s, const LayerPassTable& table, PredictDetail
     return predictChecked(s, table, detail);
 }
 
-namespace {
+double singleGpuImagesPerSecond(const Scenario& s, const LayerPassTable* table) {
+    Scenario one = s;
+    one.nodes = 1;
+    one.gpus_per_node = 1;
+    one.parallel = ParallelStrategy::Data;
+    one.ps_count = 0;
+    one.sync = SyncStrategy::None;
+    LayerPassTable own;
+    if (!table || table->batch != one.batch_per_gpu || table->network != one.network.get()) {
+        own = layerPassTable(one);
+        table = &own;
+    }
+    double best = predict(one, *table, PredictDetail::Totals).images_per_second;
+    if (s.sync == SyncStrategy::PsCpu || s.sync == SyncStrategy::PsAsync ||
+        s.sync == SyncStrategy::DistributedReplicated) {
+        one.sync = s.sync;
+        best = std::max(best, predict(one, *table, PredictDetail::Totals).images_per_second);
+    }
+    return best;
+}
 
-Prediction predictChecked(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
-    const ComputeRates& rates = table.rates;
+namespace detail {
+
+double paramTensors(const Network& net, const NetworkAnalysis& analysis) {
+    return iterscope::paramTensors(net, analysis);
+}
+
+double layerParamTensors(const Layer& layer, const LayerCost& cost) {
+    if (cost.params <= 0)
+        return 0;
+    switch (layer.kind) {
+    case LayerKind::Convolution:
+    case LayerKind::Deconvolution:
+        return layer.conv.bias ? 2 : 1;
+    case LayerKind::FullyConnected:
+        return layer.fc.bias ? 2 : 1;
+    case LayerKind::BatchNorm:
+        return 2;
+    case LayerKind::Scale:
+        return layer.scale.bias ? 2 : 1;
+    default:
+        return 1;
+    }
+}
+
+double beginIteration(const Scenario& s, const ComputeRates& rates, int64_t batch, Prediction& p,
+                      const TimelineSink& timeline) {
     const Network& net = s.network->network;
-    const NetworkAnalysis& analysis = s.network->analysis;
     const SoftwareProfile& sw = s.software;
-    const std::size_t n_layers = net.layers.size();
-    const int64_t batch = s.batch_per_gpu;
-
-    Prediction p;
-    p.layers.resize(n_layers);
-    const bool full = detail == PredictDetail::Full;
-    if (full)
-        p.timeline.reserve(2 * n_layers + 8);
-    const Timeline timeline{full ? &p.timeline : nullptr};
-
     // Input. Real images: the H2D copy of the minibatch (of the next one, when overlapped)
     // and any GPU work of the input pipeline (DALI); synthetic ones are made on the GPU.
     const bool real = s.realData();
@@ -195,6 +213,117 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
     p.host_input_ms = real ? hostInputMs(s) : 0.0;
     if (p.host_input_ms > 0)
         timeline.add(Stream::Input, EventKind::HostInput, 0, p.host_input_ms);
+
+    return t;
+}
+
+double optimizerStepMs(const Scenario& s, const ComputeRates& rates, double params, double tensors,
+                       int trainable_layers) {
+    // Optimizer step on the GPU over its share of the parameters: read parameter, gradient
+    // and state, write parameter and state (and the FP16 copy under amp). Unfused
+    // optimizers launch a few kernels per parameter tensor; their launches hide behind
+    // backward unless the host waits for the GPU first (the AMP loss scaler's check).
+    const SoftwareProfile& sw = s.software;
+    if (!(params > 0))
+        return 0;
+    const double bytes_per_param = 3.0 * kFp32Bytes + 2.0 * sw.optimizer_state_bytes_per_param +
+                                   (s.precision == Precision::AMP ? 2.0 : 0.0);
+    const double launches = sw.optimizer_ops_per_tensor > 0 ? sw.optimizer_ops_per_tensor * tensors
+                                                            : static_cast<double>(trainable_layers);
+    const double gpu_ms =
+        params * bytes_per_param / rates.bytes_per_ms + launches * rates.kernel_gap_ms;
+    const double host_ms = launches * rates.host_overhead_ms;
+    const bool host_waits = s.precision == Precision::AMP && sw.amp_host_sync;
+    return host_waits || sw.optimizer_ops_per_tensor <= 0 ? std::max(gpu_ms, host_ms) : gpu_ms;
+}
+
+double replicaRefreshMs(const ComputeRates& rates, double params, double tensors) {
+    // One assignment kernel per tensor, reading the copied values and writing the replica.
+    const double gpu_ms =
+        params * 2.0 * kFp32Bytes / rates.bytes_per_ms + tensors * rates.kernel_gap_ms;
+    return std::max(gpu_ms, tensors * rates.host_overhead_ms);
+}
+
+void endIteration(const Scenario& s, Prediction& p, double gpu_iteration_ms, bool synchronous,
+                  const TimelineSink& timeline) {
+    const SoftwareProfile& sw = s.software;
+    if (synchronous && s.totalGpus() > 1 && sw.sync_jitter > 0) {
+        p.straggler_ms = gpu_iteration_ms * sw.sync_jitter * expectedMaxOfNormals(s.totalGpus());
+        timeline.add(Stream::Compute, EventKind::StragglerWait, gpu_iteration_ms, p.straggler_ms);
+        gpu_iteration_ms += p.straggler_ms;
+    }
+    // The host's decoding and the GPU's step are a producer and a consumer with variable
+    // service times: the pair delivers less than the slower of the two alone, which a soft
+    // maximum describes (exponent 3: within 26% of the slower when both are equal, within 1%
+    // when one is a third of the other).
+    constexpr double kPipelineExponent = 3;
+    p.iteration_ms = p.host_input_ms > 0
+                         ? std::pow(std::pow(gpu_iteration_ms, kPipelineExponent) +
+                                        std::pow(p.host_input_ms, kPipelineExponent),
+                                    1.0 / kPipelineExponent)
+                         : gpu_iteration_ms;
+    p.input_wait_ms = p.iteration_ms - gpu_iteration_ms;
+    if (p.input_wait_ms > 0)
+        timeline.add(Stream::Compute, EventKind::InputWait, gpu_iteration_ms, p.input_wait_ms);
+    p.input_bound = p.input_wait_ms > 0.02 * p.iteration_ms;
+    p.images_per_second = p.iteration_ms > 0 ? static_cast<double>(s.batch_per_gpu) *
+                                                   s.totalGpus() * 1000.0 / p.iteration_ms
+                                             : 0;
+}
+
+void setMemory(Prediction& p, const MemoryEstimate& mem) {
+    p.weights_bytes = mem.weights_bytes;
+    p.gradients_bytes = mem.gradients_bytes;
+    p.optimizer_bytes = mem.optimizer_bytes;
+    p.activations_bytes = mem.activations_bytes;
+    p.workspace_bytes = mem.workspace_bytes;
+    p.memory_per_gpu_bytes = mem.total_bytes;
+    p.fits_in_memory = mem.fits;
+    p.max_batch_that_fits = mem.max_batch_that_fits;
+}
+
+int64_t gradientElementBytes(const Scenario& s) {
+    return s.precision == Precision::AMP ? s.software.gradient_bytes_amp : kFp32Bytes;
+}
+
+} // namespace detail
+
+namespace {
+
+Prediction predictChecked(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
+    switch (s.parallel) {
+    case ParallelStrategy::Data:
+        break;
+    case ParallelStrategy::Hybrid:
+        return predictHybrid(s, table, detail);
+    case ParallelStrategy::Pipeline:
+        return predictPipeline(s, table, detail);
+    case ParallelStrategy::Zero1:
+    case ParallelStrategy::Zero2:
+    case ParallelStrategy::Zero3:
+        return predictZero(s, table, detail);
+    }
+    return predictData(s, table, detail);
+}
+
+} // namespace
+
+Prediction predictData(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
+    const ComputeRates& rates = table.rates;
+    const Network& net = s.network->network;
+    const NetworkAnalysis& analysis = s.network->analysis;
+    const SoftwareProfile& sw = s.software;
+    const std::size_t n_layers = net.layers.size();
+    const int64_t batch = s.batch_per_gpu;
+
+    Prediction p;
+    p.layers.resize(n_layers);
+    const bool full = detail == PredictDetail::Full;
+    if (full)
+        p.timeline.reserve(2 * n_layers + 8);
+    const Timeline timeline{full ? &p.timeline : nullptr};
+
+    double t = detail::beginIteration(s, rates, batch, p, timeline);
 
     // Forward, then backward in reverse order.
     const std::vector<LayerPasses>& passes = table.passes;
@@ -233,6 +362,8 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
     // Gradient exchange in buckets, overlapped with the rest of backward.
     const ExchangeModel exchange = exchangeModel(s);
     double comm_end = backward_end_ms;
+    int64_t total_gradient_bytes = 0;
+    std::vector<int64_t> bucket_bytes_list;
     if (exchange.active) {
         const int64_t grad_elem =
             s.precision == Precision::AMP ? sw.gradient_bytes_amp : kFp32Bytes;
@@ -245,6 +376,11 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
         const EventKind kind = exchangeKind(s.sync);
         for (std::size_t b = 0; b < buckets.size(); ++b) {
             const Bucket& bk = buckets[b];
+            total_gradient_bytes += bk.bytes;
+            if (!exchange.barrier)
+                bucket_bytes_list.push_back(bk.bytes);
+            p.exchanged_bytes_per_gpu += static_cast<int64_t>(
+                exchangeSentBytes(exchange, static_cast<double>(bk.bytes), bk.algorithm));
             p.communication_ms += bk.duration_ms;
             timeline.add(Stream::Communication, kind, bk.start_ms, bk.duration_ms, -1,
                          static_cast<int>(b));
@@ -256,68 +392,64 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
     }
     p.exposed_communication_ms = std::max(0.0, comm_end - backward_end_ms);
 
-    // Optimizer step on the GPU over its share of the parameters: read parameter, gradient
-    // and state, write parameter and state (and the FP16 copy under amp). Unfused
-    // optimizers launch a few kernels per parameter tensor; their launches hide behind
-    // backward unless the host waits for the GPU first (the AMP loss scaler's check).
+    // The optimizer step on the GPU over its share of the parameters.
     const double share = exchange.active ? exchange.gpu_update_share : 1.0;
-    if (share > 0 && analysis.total_params > 0) {
-        const double bytes_per_param = 3.0 * kFp32Bytes + 2.0 * sw.optimizer_state_bytes_per_param +
-                                       (s.precision == Precision::AMP ? 2.0 : 0.0);
-        const double launches = sw.optimizer_ops_per_tensor > 0
-                                    ? sw.optimizer_ops_per_tensor * paramTensors(net, analysis)
-                                    : static_cast<double>(trainable_layers);
-        const double gpu_ms = share * static_cast<double>(analysis.total_params) * bytes_per_param /
-                                  rates.bytes_per_ms +
-                              launches * rates.kernel_gap_ms;
-        const double host_ms = launches * rates.host_overhead_ms;
-        const bool host_waits = s.precision == Precision::AMP && sw.amp_host_sync;
-        p.update_ms = host_waits || sw.optimizer_ops_per_tensor <= 0 ? std::max(gpu_ms, host_ms)
-                                                                     : gpu_ms;
+    if (share > 0 && analysis.total_params > 0)
+        p.update_ms =
+            detail::optimizerStepMs(s, rates, share * static_cast<double>(analysis.total_params),
+                                    paramTensors(net, analysis), trainable_layers);
+    if (exchange.active && exchange.broadcast_after_update && share > 0 && share < 1) {
+        // ps-gpu: before its update an owner sums the N gradients of its shard that reached
+        // it (TensorFlow aggregates on the variable's device with AddN): N reads and one
+        // write of the shard. With the broadcast below, this keeps the sharded update from
+        // beating one GPU alone.
+        const double shard_bytes = share * static_cast<double>(analysis.total_params) * kFp32Bytes;
+        p.update_ms += (1.0 / share + 1.0) * shard_bytes / rates.bytes_per_ms;
     }
+    if (exchange.active && exchange.refresh_replicas && analysis.total_params > 0)
+        p.update_ms = detail::replicaRefreshMs(rates, static_cast<double>(analysis.total_params),
+                                               paramTensors(net, analysis));
     const double update_start = std::max(backward_end_ms, comm_end);
     if (p.update_ms > 0)
         timeline.add(Stream::Update, EventKind::Update, update_start, p.update_ms);
-    double gpu_iteration_ms =
-        std::max(update_start + p.update_ms, sw.overlap_input ? p.input_ms : 0.0);
-    if (exchange.active && s.totalGpus() > 1 && sw.sync_jitter > 0) {
-        p.straggler_ms = gpu_iteration_ms * sw.sync_jitter * expectedMaxOfNormals(s.totalGpus());
-        timeline.add(Stream::Compute, EventKind::StragglerWait, gpu_iteration_ms, p.straggler_ms);
-        gpu_iteration_ms += p.straggler_ms;
+    double step_end = update_start + p.update_ms;
+    if (exchange.active && exchange.broadcast_after_update) {
+        // ps-gpu: every owner sends its updated shard to every GPU before the next forward
+        // pass can read it. This is what keeps a sharded update from scaling past linear:
+        // each GPU receives (N-1)/N of the parameters over its links, slower than the
+        // update of the shards it no longer does.
+        const double bytes = static_cast<double>(total_gradient_bytes);
+        const double d = exchange.after_update.at(bytes);
+        timeline.add(Stream::Communication, EventKind::ParamBroadcast, step_end, d);
+        p.communication_ms += d;
+        p.exposed_communication_ms += d;
+        p.exchanged_bytes_per_gpu +=
+            static_cast<int64_t>(exchange.after_update_sent_per_byte * bytes);
+        step_end += d;
     }
-    // The host's decoding and the GPU's step are a producer and a consumer with variable
-    // service times: the pair delivers less than the slower of the two alone, which a soft
-    // maximum describes (exponent 3: within 26% of the slower when both are equal, within 1%
-    // when one is a third of the other).
-    constexpr double kPipelineExponent = 3;
-    p.iteration_ms =
-        p.host_input_ms > 0
-            ? std::pow(std::pow(gpu_iteration_ms, kPipelineExponent) +
-                           std::pow(p.host_input_ms, kPipelineExponent),
-                       1.0 / kPipelineExponent)
-            : gpu_iteration_ms;
-    p.input_wait_ms = p.iteration_ms - gpu_iteration_ms;
-    if (p.input_wait_ms > 0)
-        timeline.add(Stream::Compute, EventKind::InputWait, gpu_iteration_ms, p.input_wait_ms);
-    p.input_bound = p.input_wait_ms > 0.02 * p.iteration_ms;
-    p.images_per_second = p.iteration_ms > 0
-                              ? static_cast<double>(batch) * s.totalGpus() * 1000.0 / p.iteration_ms
-                              : 0;
+    double gpu_iteration_ms = std::max(step_end, sw.overlap_input ? p.input_ms : 0.0);
+    if (exchange.active && !exchange.barrier && s.totalGpus() > 1) {
+        // ps-async: each worker runs at its own pace, unless the servers cannot take in one
+        // step of every worker in that time; then every worker waits its share of theirs.
+        double server_ms = 0;
+        for (const int64_t bytes : bucket_bytes_list)
+            server_ms += exchange.server_round.at(static_cast<double>(bytes));
+        if (server_ms > gpu_iteration_ms) {
+            timeline.add(Stream::Compute, EventKind::ServerWait, gpu_iteration_ms,
+                         server_ms - gpu_iteration_ms);
+            gpu_iteration_ms = server_ms;
+        }
+        // Between a worker's read of the parameters and the update with its gradient, the
+        // other workers' gradients arrive at the same rate as its own: one step of each.
+        p.staleness = s.totalGpus() - 1;
+    }
+    detail::endIteration(s, p, gpu_iteration_ms, exchange.active && exchange.barrier, timeline);
 
-    const MemoryEstimate mem = estimateMemory(s);
-    p.weights_bytes = mem.weights_bytes;
-    p.gradients_bytes = mem.gradients_bytes;
-    p.optimizer_bytes = mem.optimizer_bytes;
-    p.activations_bytes = mem.activations_bytes;
-    p.workspace_bytes = mem.workspace_bytes;
-    p.memory_per_gpu_bytes = mem.total_bytes;
-    p.fits_in_memory = mem.fits;
-    p.max_batch_that_fits = mem.max_batch_that_fits;
+    detail::setMemory(p, estimateMemory(s));
+    p.groups = {{"every GPU", s.totalGpus()}};
     if (!full)
         p.layers = {};
     return p;
 }
-
-} // namespace
 
 } // namespace iterscope

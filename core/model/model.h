@@ -39,4 +39,12 @@ LayerPassTable layerPassTable(const Scenario& scenario);
 Prediction predict(const Scenario& scenario, const LayerPassTable& table,
                    PredictDetail detail = PredictDetail::Full);
 
+// Images per second of the one GPU a scaling efficiency compares with: the faster of one
+// GPU alone (nothing to exchange) and one GPU keeping the scenario's exchange where one GPU
+// can (parameter servers on the host, which take the optimizer step off the GPU), at the
+// scenario's batch per GPU. N GPUs of any strategy never deliver more than N times this
+// (tests/core/tst_parallel_properties.cpp). `table`: layer times at the batch per GPU, if
+// the caller has them. Throws InputError for an invalid scenario.
+double singleGpuImagesPerSecond(const Scenario& scenario, const LayerPassTable* table = nullptr);
+
 } // namespace iterscope

@@ -62,6 +62,29 @@ std::string timelineEventName(const TimelineEvent& e, const Network& network) {
         return "wait for the slowest GPU";
     case EventKind::InputWait:
         return "wait for input";
+    case EventKind::ParamBroadcast:
+        return "broadcast updated shards";
+    case EventKind::ServerWait:
+        return "wait for the parameter servers";
+    case EventKind::ActivationGather:
+        return layerName() + " all-gather activations";
+    case EventKind::GradientScatter:
+        return layerName() + " reduce-scatter input gradients";
+    case EventKind::SliceAllReduce:
+        return "fc slices all-reduce";
+    case EventKind::ReduceScatter:
+        return bucketName("reduce-scatter");
+    case EventKind::ParamGather:
+        return e.bucket >= 0 ? "unit " + std::to_string(e.bucket) + " all-gather parameters"
+                             : std::string("all-gather updated parameters");
+    case EventKind::StageForward:
+        return "micro-batch " + std::to_string(e.bucket) + " fwd";
+    case EventKind::StageBackward:
+        return "micro-batch " + std::to_string(e.bucket) + " bwd";
+    case EventKind::SendActivations:
+        return "micro-batch " + std::to_string(e.bucket) + " activations to the next stage";
+    case EventKind::SendGradients:
+        return "micro-batch " + std::to_string(e.bucket) + " gradients to the previous stage";
     }
     return "event";
 }

@@ -40,6 +40,19 @@ enum class EventKind {
     Update,        // "update"
     StragglerWait, // "wait for the slowest GPU": synchronous steps on several GPUs
     InputWait,     // "wait for input": the host's decoding is behind the GPU
+    // Parallel strategies (docs/model.md "Parallel strategies").
+    ParamBroadcast,   // "broadcast updated shards": ps-gpu owners send their shards back
+    ServerWait,       // "wait for the parameter servers": ps-async servers are the bound
+    ActivationGather, // "<layer> all-gather activations": hybrid, the node's samples
+    GradientScatter,  // "<layer> reduce-scatter input gradients": hybrid, back to owners
+    SliceAllReduce,   // "fc slices all-reduce": hybrid, a node's FC shards across nodes
+    ReduceScatter,    // "bucket <b> reduce-scatter": ZeRO gradients to their owners
+    ParamGather,      // "unit <b> all-gather parameters" (ZeRO-3), or, with no unit,
+                      // "all-gather updated parameters" (ZeRO-1/2)
+    StageForward,     // "micro-batch <b> fwd": a pipeline stage's layers, one micro-batch
+    StageBackward,    // "micro-batch <b> bwd"
+    SendActivations,  // "micro-batch <b> activations to the next stage"
+    SendGradients,    // "micro-batch <b> gradients to the previous stage"
 };
 
 struct TimelineEvent {
@@ -48,8 +61,17 @@ struct TimelineEvent {
     double start_ms = 0;
     double duration_ms = 0;
     long layer = -1; // layer index for compute events, -1 otherwise
-    int bucket = -1; // bucket index for communication events
+    int bucket = -1; // bucket index for communication events; micro-batch for pipelines
     int lane = 0;    // sub-row when events of one stream overlap
+    int group = 0;   // the GPU group that runs it: index into Prediction::groups
+};
+
+// GPUs that run the same events: all of them under data parallelism, hybrid and ZeRO
+// (they are symmetric), one group per stage in a pipeline (the stage's GPU in every
+// replica). GPU g belongs to group g % groups.size().
+struct GpuGroup {
+    std::string label; // "every GPU", "stage 2"
+    int gpus = 1;      // how many GPUs run this group's events
 };
 
 struct Prediction {
@@ -74,8 +96,24 @@ struct Prediction {
     int64_t activations_bytes = 0, workspace_bytes = 0;
     bool fits_in_memory = true;
     int64_t max_batch_that_fits = 0;
+    // Parallel strategy figures: stages and micro-batches (1 and 1 but for pipelines), the
+    // idle time of the busiest stage, and the bytes one GPU sends an iteration over every
+    // collective and transfer (for pipelines the stage that sends most).
+    int pipeline_stages = 1;
+    int micro_batches = 1;
+    double pipeline_bubble_ms = 0;
+    int64_t exchanged_bytes_per_gpu = 0;
+    // ps-async: gradients of other workers the servers apply between a worker's read of the
+    // parameters and the update with its own gradient (0 for synchronous strategies).
+    double staleness = 0;
+    std::vector<GpuGroup> groups; // never empty; see GpuGroup
     std::vector<LayerTiming> layers;
     std::vector<TimelineEvent> timeline;
+
+    // The group whose events GPU `gpu` (0-based) runs.
+    int groupOfGpu(int gpu) const {
+        return groups.empty() || gpu < 0 ? 0 : gpu % static_cast<int>(groups.size());
+    }
 };
 
 // "conv1 fwd", "bucket 3 all-reduce", "H2D input", "update". `network` is the one the

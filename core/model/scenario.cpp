@@ -2,6 +2,7 @@
 
 #include "util/error.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -11,13 +12,28 @@ namespace iterscope {
 
 namespace {
 
-constexpr std::array<std::pair<SyncStrategy, const char*>, 6> kSyncNames{{
+constexpr std::array<std::pair<SyncStrategy, const char*>, 7> kSyncNames{{
     {SyncStrategy::None, "none"},
     {SyncStrategy::AllreduceNccl, "allreduce-nccl"},
     {SyncStrategy::AllreduceCopy, "allreduce-copy"},
     {SyncStrategy::PsCpu, "ps-cpu"},
     {SyncStrategy::PsGpu, "ps-gpu"},
     {SyncStrategy::DistributedReplicated, "distributed-replicated"},
+    {SyncStrategy::PsAsync, "ps-async"},
+}};
+
+constexpr std::array<std::pair<ParallelStrategy, const char*>, 6> kParallelNames{{
+    {ParallelStrategy::Data, "data"},
+    {ParallelStrategy::Hybrid, "hybrid"},
+    {ParallelStrategy::Pipeline, "pipeline"},
+    {ParallelStrategy::Zero1, "zero1"},
+    {ParallelStrategy::Zero2, "zero2"},
+    {ParallelStrategy::Zero3, "zero3"},
+}};
+
+constexpr std::array<std::pair<PipelineSchedule, const char*>, 2> kScheduleNames{{
+    {PipelineSchedule::GPipe, "gpipe"},
+    {PipelineSchedule::OneFOneB, "1f1b"},
 }};
 
 constexpr std::array<std::pair<AllreduceAlgorithm, const char*>, 4> kAlgorithmNames{{
@@ -60,6 +76,7 @@ constexpr int64_t kMaxBatchPerGpu = 1 << 20;
 constexpr int kMaxNodes = 1 << 16;
 constexpr int kMaxGpusPerNode = 1024;
 constexpr double kMaxBucketMb = 1 << 20;
+constexpr int kMaxPipelineStages = 1024;
 
 // `kind` and `id` name the profile ("gpu", "v100-sxm2-16gb"); the message is built only
 // on failure, since predict() validates on every call.
@@ -113,6 +130,46 @@ const char* dataSourceName(DataSource d) {
 
 std::optional<DataSource> parseDataSource(std::string_view s) {
     return parseIn<DataSource>(kDataNames, s);
+}
+
+const char* parallelStrategyName(ParallelStrategy p) {
+    return nameIn(kParallelNames, p);
+}
+
+std::optional<ParallelStrategy> parseParallelStrategy(std::string_view s) {
+    return parseIn<ParallelStrategy>(kParallelNames, s);
+}
+
+const char* pipelineScheduleName(PipelineSchedule p) {
+    return nameIn(kScheduleNames, p);
+}
+
+std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view s) {
+    return parseIn<PipelineSchedule>(kScheduleNames, s);
+}
+
+int Scenario::stages() const {
+    return parallel == ParallelStrategy::Pipeline ? std::max(pipeline_stages, 1) : 1;
+}
+
+int Scenario::microBatches() const {
+    if (parallel != ParallelStrategy::Pipeline)
+        return 1;
+    if (micro_batches > 0)
+        return micro_batches;
+    // The replica's batch is batch_per_gpu x stages: the most micro-batches up to the
+    // default that divide it evenly (batch_per_gpu x stages itself divides by stages).
+    const int64_t replica_batch = batch_per_gpu * stages();
+    for (int64_t m = int64_t{kDefaultMicroBatchesPerStage} * stages(); m > 1; --m)
+        if (replica_batch % m == 0)
+            return static_cast<int>(m);
+    return 1;
+}
+
+int64_t Scenario::kernelBatch() const {
+    if (parallel != ParallelStrategy::Pipeline)
+        return batch_per_gpu;
+    return std::max<int64_t>(1, batch_per_gpu * stages() / microBatches());
 }
 
 bool Scenario::nhwc() const {
@@ -178,6 +235,96 @@ DataSource requireDataSource(std::string_view text, std::string_view source) {
     unknownChoice(text, source, namesOf(kDataNames));
 }
 
+ParallelStrategy requireParallelStrategy(std::string_view text, std::string_view source) {
+    if (const auto p = parseParallelStrategy(text))
+        return *p;
+    unknownChoice(text, source, namesOf(kParallelNames));
+}
+
+PipelineSchedule requirePipelineSchedule(std::string_view text, std::string_view source) {
+    if (const auto p = parsePipelineSchedule(text))
+        return *p;
+    unknownChoice(text, source, namesOf(kScheduleNames));
+}
+
+namespace {
+
+bool isAllreduce(SyncStrategy s) {
+    return s == SyncStrategy::AllreduceNccl || s == SyncStrategy::AllreduceCopy;
+}
+
+// The choices of a parallel strategy that cannot apply to this network, GPU count or
+// exchange (docs/model.md "Parallel strategies").
+void validateParallel(const Scenario& s) {
+    const std::string name = parallelStrategyName(s.parallel);
+    const int n = s.totalGpus();
+    if (s.sync == SyncStrategy::PsAsync && s.parallel != ParallelStrategy::Data)
+        throw InputError("scenario: ps-async parameter servers exchange whole gradients; "
+                         "they apply to parallel strategy data, not " +
+                         name);
+    const Network& net = s.network->network;
+    switch (s.parallel) {
+    case ParallelStrategy::Data:
+        return;
+    case ParallelStrategy::Hybrid: {
+        const bool has_fc = std::any_of(net.layers.begin(), net.layers.end(), [](const Layer& l) {
+            return l.kind == LayerKind::FullyConnected && l.fc.flatten;
+        });
+        if (!has_fc)
+            throw InputError("scenario: hybrid splits fully connected layers over a node's "
+                             "GPUs, and '" +
+                             net.name + "' has none");
+        break;
+    }
+    case ParallelStrategy::Pipeline: {
+        const int p = s.pipeline_stages;
+        const auto layers = static_cast<int64_t>(
+            std::count_if(net.layers.begin(), net.layers.end(),
+                          [](const Layer& l) { return l.kind != LayerKind::Input; }));
+        if (p < 1 || p > kMaxPipelineStages)
+            throw InputError("scenario: pipeline stages " + std::to_string(p) + " is outside 1.." +
+                             std::to_string(kMaxPipelineStages));
+        if (p > layers)
+            throw InputError("scenario: a pipeline of " + std::to_string(p) + " stages, but '" +
+                             net.name + "' has only " + std::to_string(layers) + " layers");
+        if (n % p != 0)
+            throw InputError("scenario: " + std::to_string(n) +
+                             " GPUs do not split into pipelines of " + std::to_string(p) +
+                             " stages");
+        const int g = s.gpus_per_node;
+        if (p <= g ? g % p != 0 : p % g != 0)
+            throw InputError("scenario: pipelines of " + std::to_string(p) +
+                             " stages do not fill nodes of " + std::to_string(g) +
+                             " GPUs evenly (use a divisor or a multiple of the GPUs per node)");
+        const int64_t replica_batch = s.batch_per_gpu * p;
+        if (s.micro_batches < 0 || s.micro_batches > replica_batch ||
+            (s.micro_batches > 0 && replica_batch % s.micro_batches != 0))
+            throw InputError("scenario: " + std::to_string(s.micro_batches) +
+                             " micro-batches do not divide a pipeline's batch of " +
+                             std::to_string(replica_batch) + " (batch per GPU x stages)");
+        if (n > p && !isAllreduce(s.sync) && s.sync != SyncStrategy::None)
+            throw InputError("scenario: pipeline replicas sum their gradients by all-reduce; "
+                             "use sync allreduce-nccl or allreduce-copy, not " +
+                             std::string(syncStrategyName(s.sync)));
+        return;
+    }
+    case ParallelStrategy::Zero1:
+    case ParallelStrategy::Zero2:
+    case ParallelStrategy::Zero3:
+        if (n < 2)
+            throw InputError("scenario: " + name +
+                             " shards over the GPUs and needs at least 2, not 1");
+        break;
+    }
+    if (n > 1 && !isAllreduce(s.sync))
+        throw InputError("scenario: " + name +
+                         " exchanges gradients by collectives; use sync allreduce-nccl or "
+                         "allreduce-copy, not " +
+                         std::string(syncStrategyName(s.sync)));
+}
+
+} // namespace
+
 void validateScenario(const Scenario& s) {
     if (!s.network || s.network->network.layers.empty() ||
         s.network->analysis.layers.size() != s.network->network.layers.size())
@@ -231,6 +378,7 @@ void validateScenario(const Scenario& s) {
     if (s.software.gemm_tile_m < 1 || s.software.gemm_tile_n < 1)
         throw InputError("software '" + sw_id +
                          "': gemm_tile_m and gemm_tile_n must be at least 1");
+    validateParallel(s);
 }
 
 } // namespace iterscope

@@ -21,7 +21,22 @@ enum class SyncStrategy {
     PsCpu,                 // parameter server on the host CPU
     PsGpu,                 // parameters sharded over the GPUs
     DistributedReplicated, // local aggregation, then parameter servers across nodes
+    PsAsync,               // parameter servers on the hosts' CPUs, no barrier between workers
 };
+
+// What each GPU computes and holds (DESIGN.md "The model" 8; docs/model.md "Parallel
+// strategies"). Data: every GPU the whole network on its own samples (the default).
+enum class ParallelStrategy {
+    Data,
+    Hybrid,   // convolutions data-parallel, fully connected layers split over a node's GPUs
+    Pipeline, // the network cut into stages on consecutive GPUs, micro-batches flow through
+    Zero1,    // optimizer state sharded over the GPUs
+    Zero2,    // and gradients
+    Zero3,    // and parameters (PyTorch FSDP full sharding)
+};
+// The order a pipeline stage runs its micro-batches: GPipe, every forward then every
+// backward; 1F1B (PipeDream-Flush), one forward then one backward once the pipe is full.
+enum class PipelineSchedule { GPipe, OneFOneB };
 
 enum class AllreduceAlgorithm { Auto, Ring, Tree, Hierarchical };
 
@@ -40,6 +55,10 @@ const char* layoutName(ActivationLayout l); // "auto", "nchw", "nhwc"
 std::optional<ActivationLayout> parseLayout(std::string_view s);
 const char* dataSourceName(DataSource d); // "auto", "real", "synthetic"
 std::optional<DataSource> parseDataSource(std::string_view s);
+const char* parallelStrategyName(ParallelStrategy p); // "data", "hybrid", ... "zero3"
+std::optional<ParallelStrategy> parseParallelStrategy(std::string_view s);
+const char* pipelineScheduleName(PipelineSchedule p); // "gpipe", "1f1b"
+std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view s);
 
 // The same, for values a person typed: an unknown one throws InputError naming where it
 // came from (`source`: "--sync" on the command line, "sync" in the GUI or a session) and
@@ -49,6 +68,8 @@ SyncStrategy requireSyncStrategy(std::string_view text, std::string_view source)
 AllreduceAlgorithm requireAllreduceAlgorithm(std::string_view text, std::string_view source);
 ActivationLayout requireLayout(std::string_view text, std::string_view source);
 DataSource requireDataSource(std::string_view text, std::string_view source);
+ParallelStrategy requireParallelStrategy(std::string_view text, std::string_view source);
+PipelineSchedule requirePipelineSchedule(std::string_view text, std::string_view source);
 
 // A network together with its analysis, shared immutably between threads.
 struct AnalyzedNetwork {
@@ -73,15 +94,34 @@ struct Scenario {
     int ps_count = 0;      // distributed-replicated: 0 = one per node
     ActivationLayout layout = ActivationLayout::Auto;
     DataSource data = DataSource::Auto;
+    ParallelStrategy parallel = ParallelStrategy::Data;
+    // Pipeline only. A replica of `pipeline_stages` GPUs trains on batch_per_gpu x stages
+    // samples an iteration (the global batch stays batch_per_gpu x GPUs), cut into
+    // `micro_batches` equal micro-batches; 0: kDefaultMicroBatchesPerStage per stage, or
+    // the most below that which divide the replica's batch.
+    int pipeline_stages = 2;
+    int micro_batches = 0;
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
 
     int totalGpus() const { return nodes * gpus_per_node; }
+    // Stages and micro-batches in effect: 1 and 1 unless the strategy is a pipeline.
+    int stages() const;
+    int microBatches() const;
+    // Samples each kernel runs on: a micro-batch for pipelines, else the batch per GPU.
+    int64_t kernelBatch() const;
     // The layout and data source in effect once Auto is resolved by the software profile.
     bool nhwc() const;
     bool realData() const;
 };
 
+// GPipe's advice (Huang et al. 2019): at least four micro-batches per stage keep the
+// bubble small.
+inline constexpr int kDefaultMicroBatchesPerStage = 4;
+
 // Throws InputError for impossible set-ups (0 GPUs, more GPUs per node than the system
-// has, absurd batch, several nodes with no network between them, ...).
+// has, absurd batch, several nodes with no network between them, ...) and for a parallel
+// strategy that cannot apply (a pipeline with more stages than layers, hybrid with no fully
+// connected layer, ZeRO on one GPU, ...).
 void validateScenario(const Scenario& s);
 
 } // namespace iterscope

@@ -32,10 +32,11 @@ std::vector<Bucket> makeBuckets(std::vector<LayerTiming>& layers,
 }
 
 double scheduleExchange(std::vector<Bucket>& buckets, const ExchangeModel& model, bool overlap,
-                        double backward_end_ms) {
+                        double backward_end_ms, double stream_free_ms) {
     double free_at = backward_end_ms;
     if (overlap && !buckets.empty())
         free_at = buckets.front().ready_ms;
+    free_at = std::max(free_at, stream_free_ms);
     double end = backward_end_ms;
     for (Bucket& b : buckets) {
         const double ready = overlap ? b.ready_ms : backward_end_ms;

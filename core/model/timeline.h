@@ -27,8 +27,9 @@ std::vector<Bucket> makeBuckets(std::vector<LayerTiming>& layers,
                                 int64_t gradient_element_bytes, const std::vector<int64_t>& params);
 
 // Schedules the buckets on the communication stream. With overlap off every bucket waits
-// for the end of backward. Returns when the last exchange ends (backward_end_ms if none).
+// for the end of backward. `stream_free_ms`: the stream is busy until then with other
+// exchanges. Returns when the last exchange ends (backward_end_ms if none).
 double scheduleExchange(std::vector<Bucket>& buckets, const ExchangeModel& model, bool overlap,
-                        double backward_end_ms);
+                        double backward_end_ms, double stream_free_ms = 0);
 
 } // namespace iterscope

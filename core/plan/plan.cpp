@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -79,20 +80,39 @@ std::vector<PlanPoint> planGroup(const PlanRequest& request, const Group& group,
     s.allreduce = request.allreduce;
     s.overlap = request.overlap;
     s.bucket_mb = request.bucket_mb;
-    // Memory depends on the GPU, precision and batch only (data parallelism replicates
-    // everything); a batch that does not fit is never a candidate. When a parallel strategy
-    // shards memory, this check moves into the layout loop.
-    if (!estimateMemory(s).fits)
-        return out;
+    // Under data parallelism memory depends on the GPU, precision and batch only: a batch
+    // that does not fit is never a candidate. The sharding and splitting strategies are
+    // checked one by one.
+    const bool data_fits = estimateMemory(s).fits;
     const LayerPassTable table = layerPassTable(s);
+    std::map<int, LayerPassTable> pipeline_tables; // by stages: a micro-batch's layer times
     for (const int system_index : systems) {
         const SystemProfile& system = request.systems[static_cast<std::size_t>(system_index)];
         s.system = system;
         for (const Layout& layout : layouts_of_system[static_cast<std::size_t>(system_index)]) {
+            if (layout.parallel == ParallelStrategy::Data && !data_fits)
+                continue;
             s.nodes = layout.nodes;
             s.gpus_per_node = layout.gpus_per_node;
             s.sync = layout.sync;
-            const Prediction p = predict(s, table, PredictDetail::Totals);
+            s.parallel = layout.parallel;
+            s.pipeline_stages = layout.pipeline_stages;
+            const LayerPassTable* passes = &table;
+            if (layout.parallel != ParallelStrategy::Data) {
+                try {
+                    validateScenario(s); // a strategy this network cannot take
+                } catch (const InputError&) {
+                    continue;
+                }
+                if (layout.parallel == ParallelStrategy::Pipeline) {
+                    auto it = pipeline_tables.find(layout.pipeline_stages);
+                    if (it == pipeline_tables.end())
+                        it = pipeline_tables.emplace(layout.pipeline_stages, layerPassTable(s))
+                                 .first;
+                    passes = &it->second;
+                }
+            }
+            const Prediction p = predict(s, *passes, PredictDetail::Totals);
             if (!p.fits_in_memory || !(p.images_per_second > 0))
                 continue;
             PlanPoint& point = out.emplace_back();
@@ -103,6 +123,8 @@ std::vector<PlanPoint> planGroup(const PlanRequest& request, const Group& group,
             point.batch_per_gpu = group.batch;
             point.precision = group.precision;
             point.sync = layout.sync;
+            point.parallel = layout.parallel;
+            point.pipeline_stages = s.stages();
             fillOutcome(point, p, request, gpu, system);
         }
     }
@@ -141,25 +163,51 @@ std::vector<Precision> planPrecisions(const GpuProfile& gpu, const std::vector<P
 }
 
 std::vector<Layout> planLayouts(const SystemProfile& system, int max_gpus,
-                                const std::vector<SyncStrategy>& syncs) {
+                                const std::vector<SyncStrategy>& syncs,
+                                const std::vector<ParallelStrategy>& parallels) {
     static const std::vector<SyncStrategy> kAll{
         SyncStrategy::AllreduceNccl, SyncStrategy::AllreduceCopy, SyncStrategy::PsCpu,
         SyncStrategy::PsGpu, SyncStrategy::DistributedReplicated};
+    static const std::vector<ParallelStrategy> kAllParallel{
+        ParallelStrategy::Data,  ParallelStrategy::Hybrid, ParallelStrategy::Pipeline,
+        ParallelStrategy::Zero1, ParallelStrategy::Zero2,  ParallelStrategy::Zero3};
     const std::vector<SyncStrategy>& exchanges = syncs.empty() ? kAll : syncs;
+    const std::vector<ParallelStrategy>& strategies = parallels.empty() ? kAllParallel : parallels;
+    const auto wanted = [&](ParallelStrategy p) {
+        return std::find(strategies.begin(), strategies.end(), p) != strategies.end();
+    };
+    const bool nccl = std::find(exchanges.begin(), exchanges.end(), SyncStrategy::AllreduceNccl) !=
+                      exchanges.end();
     std::vector<Layout> out;
     auto add = [&](int nodes, int per_node) {
-        if (nodes * per_node == 1) {
+        const int gpus = nodes * per_node;
+        if (gpus == 1) {
             out.push_back({1, 1, SyncStrategy::None});
             return;
         }
-        for (const SyncStrategy sync : exchanges) {
-            // Several GPUs without an exchange are several trainings, not one.
-            if (sync == SyncStrategy::None)
-                continue;
-            if (sync == SyncStrategy::DistributedReplicated && nodes == 1)
-                continue;
-            out.push_back({nodes, per_node, sync});
-        }
+        if (wanted(ParallelStrategy::Data))
+            for (const SyncStrategy sync : exchanges) {
+                // Several GPUs without an exchange are several trainings, not one.
+                if (sync == SyncStrategy::None)
+                    continue;
+                if (sync == SyncStrategy::DistributedReplicated && nodes == 1)
+                    continue;
+                out.push_back({nodes, per_node, sync});
+            }
+        if (!nccl)
+            return;
+        const SyncStrategy sync = SyncStrategy::AllreduceNccl;
+        if (wanted(ParallelStrategy::Hybrid) && per_node > 1)
+            out.push_back({nodes, per_node, sync, ParallelStrategy::Hybrid});
+        if (wanted(ParallelStrategy::Pipeline))
+            for (int stages = 2; stages <= 8 && stages <= gpus; stages *= 2)
+                if (gpus % stages == 0 &&
+                    (stages <= per_node ? per_node % stages == 0 : stages % per_node == 0))
+                    out.push_back({nodes, per_node, sync, ParallelStrategy::Pipeline, stages});
+        for (const ParallelStrategy zero :
+             {ParallelStrategy::Zero1, ParallelStrategy::Zero2, ParallelStrategy::Zero3})
+            if (wanted(zero))
+                out.push_back({nodes, per_node, sync, zero});
     };
     const int full = system.gpus_per_node;
     // One node, partly or fully used: 1, 2, 4, ... GPUs and the full node.
@@ -185,7 +233,7 @@ PlanResult plan(const PlanRequest& request) {
     std::vector<std::vector<Layout>> layouts_of_system;
     for (const SystemProfile& system : request.systems)
         layouts_of_system.push_back(
-            planLayouts(system, request.constraints.max_gpus, request.syncs));
+            planLayouts(system, request.constraints.max_gpus, request.syncs, request.parallels));
 
     std::vector<Group> groups;
     for (std::size_t g = 0; g < request.gpus.size(); ++g) {

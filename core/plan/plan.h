@@ -42,6 +42,9 @@ struct PlanRequest {
     std::vector<SystemProfile> systems; // each GPU is paired with the systems it fits
     std::vector<Precision> precisions;  // empty: all; each only where the GPU has it
     std::vector<SyncStrategy> syncs;    // empty: every strategy that applies
+    // Parallel strategies to try; empty: every one that applies (the non-data strategies
+    // exchange by NCCL all-reduce, so they come only where allreduce-nccl is tried).
+    std::vector<ParallelStrategy> parallels;
     int64_t dataset_images = kImageNetTrainImages;
     int epochs = kDefaultEpochs;
     PlanConstraints constraints;
@@ -60,6 +63,8 @@ struct PlanPoint {
     int64_t batch_per_gpu = 1;
     Precision precision = Precision::FP32;
     SyncStrategy sync = SyncStrategy::None;
+    ParallelStrategy parallel = ParallelStrategy::Data;
+    int pipeline_stages = 1; // stages of a pipeline (1 for the other strategies)
     double iteration_ms = 0;
     double images_per_second = 0;
     double hours = 0;               // epochs x images / images_per_second / 3600
@@ -105,18 +110,23 @@ std::vector<std::size_t> paretoFront(const std::vector<PlanPoint>& candidates,
 std::string relaxAdvice(const std::vector<PlanPoint>& candidates,
                         const PlanConstraints& constraints);
 
-// The configurations plan() tries for one GPU in one system, without the batch and precision
-// (the extension point for parallel strategies: issue 13 adds its strategies to Layout and
-// enumerates them here, and plan() passes them on to the scenario).
+// The configurations plan() tries for one GPU in one system, without the batch and precision.
 struct Layout {
     int nodes = 1;
     int gpus_per_node = 1;
     SyncStrategy sync = SyncStrategy::None;
+    ParallelStrategy parallel = ParallelStrategy::Data;
+    int pipeline_stages = 1;
 };
 // One node with 1, 2, 4, ... GPUs up to the system's, then 2, 4, 8, ... full nodes, each with
-// every exchange that applies (none for one GPU; distributed-replicated only across nodes).
-std::vector<Layout> planLayouts(const SystemProfile& system, int max_gpus,
-                                const std::vector<SyncStrategy>& syncs);
+// every exchange that applies (none for one GPU; distributed-replicated only across nodes)
+// under data parallelism, and with allreduce-nccl the other parallel strategies among
+// `parallels` (empty: all): hybrid, pipelines of 2, 4 and 8 stages that divide the GPUs,
+// ZeRO 1-3. Whether one applies to the network (hybrid needs a fully connected layer, a
+// pipeline enough layers) plan() checks and skips what does not.
+std::vector<Layout>
+planLayouts(const SystemProfile& system, int max_gpus, const std::vector<SyncStrategy>& syncs,
+            const std::vector<ParallelStrategy>& parallels = {ParallelStrategy::Data});
 // The precisions among `wanted` (all three when empty) the GPU has hardware for: fp32 always,
 // tf32 with TF32 tensor cores, amp with FP16 tensor cores or fast FP16.
 std::vector<Precision> planPrecisions(const GpuProfile& gpu, const std::vector<Precision>& wanted);

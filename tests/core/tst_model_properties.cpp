@@ -220,7 +220,7 @@ class ModelProperties : public QObject {
         };
         QCOMPARE(message([] { requireSyncStrategy("carrier-pigeon", "--sync"); }),
                  std::string("--sync: unknown 'carrier-pigeon' (none, allreduce-nccl, "
-                             "allreduce-copy, ps-cpu, ps-gpu, distributed-replicated)"));
+                             "allreduce-copy, ps-cpu, ps-gpu, distributed-replicated, ps-async)"));
         QCOMPARE(message([] { requirePrecision("fp64", "precision"); }),
                  std::string("precision: unknown 'fp64' (fp32, tf32 or amp)"));
         QCOMPARE(message([] { requireAllreduceAlgorithm("butterfly", "--allreduce"); }),

@@ -184,6 +184,8 @@ class Plan : public QObject {
             s.nodes = p.nodes;
             s.gpus_per_node = p.gpus_per_node;
             s.sync = p.sync;
+            s.parallel = p.parallel;
+            s.pipeline_stages = p.pipeline_stages;
             if (p.gpu == 1 && p.batch_per_gpu == 512)
                 saw_large_a100_batch = true;
             const Prediction pred = predict(s, PredictDetail::Totals);
