@@ -172,6 +172,8 @@ void MainWindow::onFinished(ResultPtr result) {
     if (!m_columns_sized || new_network) {
         sizeLayerColumns(!m_columns_sized);
         m_columns_sized = true;
+        // Whether hybrid applies depends on the network's layers, known once it loaded.
+        m_panel->updateAvailability();
     }
     m_timeline->setResult(result);
     m_layer_chart->setResult(result);

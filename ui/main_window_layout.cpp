@@ -91,9 +91,9 @@ void MainWindow::createViews() {
     m_vertical = new QSplitter(Qt::Vertical);
     m_vertical->setObjectName(QStringLiteral("verticalSplitter"));
     m_vertical->addWidget(m_horizontal);
-    auto* timeline_box =
-        new QGroupBox(tr("Timeline of one iteration (one GPU; wheel zooms, drag pans, "
-                         "double-click fits)"));
+    auto* timeline_box = new QGroupBox(
+        tr("Timeline of one iteration (one GPU, or one per stage; wheel zooms, drag pans, "
+           "double-click fits)"));
     auto* timeline_layout = new QVBoxLayout(timeline_box);
     timeline_layout->setContentsMargins(4, 4, 4, 4);
     timeline_layout->addWidget(m_timeline);

@@ -130,6 +130,17 @@ QString ScenarioHistory::describeChange(const ScenarioSettings& a, const Scenari
     if (a.sync != b.sync)
         return change(tr("strategy"), a.sync.isEmpty() ? tr("default") : a.sync,
                       b.sync.isEmpty() ? tr("default") : b.sync);
+    if (a.parallel != b.parallel)
+        return change(tr("parallel"), a.parallel, b.parallel);
+    if (a.pipeline_stages != b.pipeline_stages)
+        return change(tr("stages"), QString::number(a.pipeline_stages),
+                      QString::number(b.pipeline_stages));
+    if (a.micro_batches != b.micro_batches) {
+        const auto micro = [](int m) { return m == 0 ? tr("auto") : QString::number(m); };
+        return change(tr("micro-batches"), micro(a.micro_batches), micro(b.micro_batches));
+    }
+    if (a.schedule != b.schedule)
+        return change(tr("schedule"), a.schedule, b.schedule);
     if (a.allreduce != b.allreduce)
         return change(tr("all-reduce"), a.allreduce, b.allreduce);
     if (a.overlap != b.overlap)

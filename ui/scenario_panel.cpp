@@ -18,6 +18,7 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardItemModel>
 
 #include <algorithm>
 #include <bit>
@@ -59,9 +60,25 @@ std::vector<std::pair<QString, QString>> byName(const std::vector<std::string>& 
     return out;
 }
 
-const SyncStrategy kStrategies[] = {SyncStrategy::AllreduceNccl, SyncStrategy::AllreduceCopy,
-                                    SyncStrategy::PsCpu, SyncStrategy::PsGpu,
-                                    SyncStrategy::DistributedReplicated};
+const SyncStrategy kStrategies[] = {
+    SyncStrategy::AllreduceNccl, SyncStrategy::AllreduceCopy,         SyncStrategy::PsCpu,
+    SyncStrategy::PsGpu,         SyncStrategy::DistributedReplicated, SyncStrategy::PsAsync};
+const ParallelStrategy kParallel[] = {ParallelStrategy::Data,     ParallelStrategy::Hybrid,
+                                      ParallelStrategy::Pipeline, ParallelStrategy::Zero1,
+                                      ParallelStrategy::Zero2,    ParallelStrategy::Zero3};
+const PipelineSchedule kSchedules[] = {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB};
+
+// Greys out a combo item and says why in its tooltip (the default tooltip otherwise).
+void setItemAvailable(QComboBox* combo, int index, const QString& why, const QString& tip) {
+    if (auto* model = qobject_cast<QStandardItemModel*>(combo->model()))
+        if (QStandardItem* item = model->item(index))
+            item->setEnabled(why.isEmpty());
+    combo->setItemData(index, why.isEmpty() ? tip : why, Qt::ToolTipRole);
+}
+
+bool isCollectiveSync(const QString& id) {
+    return id == QLatin1String("allreduce-nccl") || id == QLatin1String("allreduce-copy");
+}
 const AllreduceAlgorithm kAlgorithms[] = {AllreduceAlgorithm::Auto, AllreduceAlgorithm::Ring,
                                           AllreduceAlgorithm::Tree,
                                           AllreduceAlgorithm::Hierarchical};
@@ -150,6 +167,59 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
                               "convolution algorithms and efficiencies (profiles/software)"));
     form->addRow(tr("&Software:"), m_software);
 
+    // What each GPU computes and holds; docs/model.md "Parallel strategies".
+    m_parallel = new QComboBox(this);
+    m_parallel->setToolTip(tr("Parallel strategy: every GPU the whole network (data), FC "
+                              "layers split over a node (hybrid), the network cut into "
+                              "stages (pipeline), or optimizer state, gradients and "
+                              "parameters sharded (ZeRO-1, 2, 3 / FSDP)"));
+    for (auto parallel : kParallel) {
+        const QString id = QString::fromLatin1(parallelStrategyName(parallel));
+        m_parallel->addItem(parallelStrategyTitle(parallel), id);
+        m_parallel->setItemData(m_parallel->count() - 1, tr("--parallel %1").arg(id),
+                                Qt::ToolTipRole);
+    }
+    m_parallel_note = noteLabel(this);
+    m_parallel_note->setObjectName(QStringLiteral("parallelNote"));
+    form->addRow(tr("Para&llel:"), m_parallel);
+    form->addRow(QString(), m_parallel_note);
+
+    auto* pipeline_row = new QHBoxLayout;
+    m_stages = new QSpinBox(this);
+    // As wide as a session may ask for, so any saved value shows as it was; the model
+    // says which counts fit the GPUs.
+    m_stages->setRange(1, ScenarioSettings::kMaxGpus);
+    m_stages->setToolTip(tr("Pipeline stages: consecutive GPUs that each run a slice of the "
+                            "network, balanced by predicted time; the GPU count must be a "
+                            "multiple of it"));
+    m_micro_batches = new QSpinBox(this);
+    m_micro_batches->setRange(0, ScenarioSettings::kMaxMicroBatches);
+    m_micro_batches->setSpecialValueText(tr("auto"));
+    m_micro_batches->setToolTip(tr("Micro-batches a pipeline's batch (batch per GPU × stages) "
+                                   "is cut into; auto: four per stage (GPipe's advice), or "
+                                   "the most below that which divide the batch"));
+    pipeline_row->addWidget(m_stages);
+    pipeline_row->addWidget(new QLabel(tr("stages ×"), this));
+    pipeline_row->addWidget(m_micro_batches);
+    pipeline_row->addWidget(new QLabel(tr("micro"), this));
+    pipeline_row->addStretch();
+    // A row of several widgets gets no buddy from the form: the mnemonic needs one.
+    auto* pipeline_label = new QLabel(tr("Pip&eline:"), this);
+    pipeline_label->setBuddy(m_stages);
+    form->addRow(pipeline_label, pipeline_row);
+
+    m_schedule = new QComboBox(this);
+    m_schedule->setToolTip(tr("The order a stage runs its micro-batches: GPipe, every forward "
+                              "then every backward; 1F1B, one forward then one backward once "
+                              "the pipe is full (less activation memory, same bubble)"));
+    for (auto schedule : kSchedules) {
+        const QString id = QString::fromLatin1(pipelineScheduleName(schedule));
+        m_schedule->addItem(pipelineScheduleTitle(schedule), id);
+        m_schedule->setItemData(m_schedule->count() - 1, tr("--schedule %1").arg(id),
+                                Qt::ToolTipRole);
+    }
+    form->addRow(tr("Sc&hedule:"), m_schedule);
+
     m_sync = new QComboBox(this);
     m_sync->setToolTip(tr("How gradients are exchanged: NCCL all-reduce, plain copies, a "
                           "parameter server on the CPU or sharded over the GPUs, or local "
@@ -160,7 +230,7 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
         m_sync->addItem(syncStrategyTitle(strategy), id);
         m_sync->setItemData(m_sync->count() - 1, tr("--sync %1").arg(id), Qt::ToolTipRole);
     }
-    form->addRow(tr("S&trategy:"), m_sync);
+    form->addRow(tr("E&xchange:"), m_sync);
 
     m_allreduce = new QComboBox(this);
     m_allreduce->setToolTip(tr("All-reduce algorithm: ring (bandwidth-optimal), tree "
@@ -221,7 +291,16 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
         });
         connect(slider, &QSlider::sliderReleased, this, [this] { m_dragging = false; });
     }
-    connect(m_sync, &QComboBox::currentIndexChanged, this, changed);
+    const auto availability_changed = [this] {
+        updateAvailability();
+        emitChanged();
+    };
+    connect(m_network, &QComboBox::currentIndexChanged, this, [this] { updateAvailability(); });
+    connect(m_sync, &QComboBox::currentIndexChanged, this, availability_changed);
+    connect(m_parallel, &QComboBox::currentIndexChanged, this, availability_changed);
+    connect(m_stages, &QSpinBox::valueChanged, this, availability_changed);
+    connect(m_micro_batches, &QSpinBox::valueChanged, this, changed);
+    connect(m_schedule, &QComboBox::currentIndexChanged, this, changed);
     connect(m_allreduce, &QComboBox::currentIndexChanged, this, changed);
     connect(m_overlap, &QCheckBox::toggled, this, changed);
     connect(m_bucket, &QDoubleSpinBox::valueChanged, this, changed);
@@ -307,6 +386,10 @@ ScenarioSettings ScenarioPanel::settings() const {
     s.allreduce = m_allreduce->currentData().toString();
     s.overlap = m_overlap->isChecked();
     s.bucket_mb = m_bucket->value();
+    s.parallel = m_parallel->currentData().toString();
+    s.pipeline_stages = m_stages->value();
+    s.micro_batches = m_micro_batches->value();
+    s.schedule = m_schedule->currentData().toString();
     return s;
 }
 
@@ -316,7 +399,9 @@ void ScenarioPanel::setSettings(const ScenarioSettings& s) {
         QSignalBlocker(m_gpu_slider),   QSignalBlocker(m_nodes),    QSignalBlocker(m_gpus_per_node),
         QSignalBlocker(m_batch_slider), QSignalBlocker(m_batch),    QSignalBlocker(m_image),
         QSignalBlocker(m_precision),    QSignalBlocker(m_software), QSignalBlocker(m_sync),
-        QSignalBlocker(m_allreduce),    QSignalBlocker(m_overlap),  QSignalBlocker(m_bucket)};
+        QSignalBlocker(m_allreduce),    QSignalBlocker(m_overlap),  QSignalBlocker(m_bucket),
+        QSignalBlocker(m_parallel),     QSignalBlocker(m_stages),   QSignalBlocker(m_micro_batches),
+        QSignalBlocker(m_schedule)};
     selectData(m_network, s.network,
                s.network.contains(QLatin1Char('/')) ? QFileInfo(s.network).fileName() : s.network);
     selectData(m_gpu, s.gpu, {});
@@ -325,6 +410,8 @@ void ScenarioPanel::setSettings(const ScenarioSettings& s) {
     selectData(m_precision, s.precision, {});
     selectData(m_sync, s.sync, {});
     selectData(m_allreduce, s.allreduce, {});
+    selectData(m_parallel, s.parallel, {});
+    selectData(m_schedule, s.schedule, {});
     updateLimits();
     m_nodes->setValue(s.nodes);
     m_gpus_per_node->setValue(s.gpus_per_node);
@@ -334,6 +421,8 @@ void ScenarioPanel::setSettings(const ScenarioSettings& s) {
     m_image->setValue(s.image);
     m_overlap->setChecked(s.overlap);
     m_bucket->setValue(s.bucket_mb);
+    m_stages->setValue(s.pipeline_stages);
+    m_micro_batches->setValue(s.micro_batches);
     updateLabels();
 }
 
@@ -372,6 +461,103 @@ void ScenarioPanel::updateLabels() {
     }
     m_sync->setItemText(0, default_sync.isEmpty() ? tr("Platform default")
                                                   : tr("Platform default (%1)").arg(default_sync));
+    updateAvailability();
+}
+
+QString ScenarioPanel::parallelUnavailable(const QString& parallel, bool with_stages) const {
+    const int gpus = m_nodes->value() * m_gpus_per_node->value();
+    if (parallel == QLatin1String("data"))
+        return {};
+    if (gpus < 2)
+        return tr("%1 needs at least 2 GPUs: one GPU has nothing to split or shard, and "
+                  "trains data-parallel")
+            .arg(m_parallel->itemText(std::max(0, m_parallel->findData(parallel))));
+    QString sync = m_sync->currentData().toString();
+    if (sync.isEmpty()) {
+        try {
+            sync = QString::fromStdString(
+                m_cache.software(m_software->currentData().toString()).default_sync);
+        } catch (const std::exception&) {
+        }
+    }
+    const bool one_pipeline = parallel == QLatin1String("pipeline") && gpus <= m_stages->value();
+    if (!sync.isEmpty() && !isCollectiveSync(sync) && !one_pipeline)
+        return tr("Exchanges gradients by collectives: choose the NCCL all-reduce or "
+                  "all-reduce by copies, not %1")
+            .arg(syncStrategyTitle(sync));
+    if (parallel == QLatin1String("hybrid")) {
+        // Only a network already loaded is looked at: loading one here would stall the
+        // GUI thread on a big file, and the model refuses it with the same words anyway.
+        const QString network = m_network->currentData().toString();
+        if (m_cache.hasNetwork(network, m_image->value())) {
+            const auto net = m_cache.network(network, m_image->value());
+            const auto& layers = net->network.layers;
+            if (std::none_of(layers.begin(), layers.end(), [](const Layer& l) {
+                    return l.kind == LayerKind::FullyConnected && l.fc.flatten;
+                }))
+                return tr("Hybrid splits fully connected layers over a node's GPUs, and this "
+                          "network has none");
+        }
+    }
+    if (with_stages && parallel == QLatin1String("pipeline") && gpus % m_stages->value() != 0)
+        return tr("%1 GPUs do not split into pipelines of %2 stages")
+            .arg(gpus)
+            .arg(m_stages->value());
+    return {};
+}
+
+void ScenarioPanel::updateAvailability() {
+    for (int i = 0; i < m_parallel->count(); ++i) {
+        const QString id = m_parallel->itemData(i).toString();
+        // A pipeline stays choosable when only its stage count is wrong: that is fixed
+        // beside the combo, and the note says so.
+        setItemAvailable(m_parallel, i, parallelUnavailable(id, false),
+                         tr("--parallel %1").arg(id));
+    }
+    const bool data_parallel = m_parallel->currentData().toString() == QLatin1String("data");
+    for (int i = 0; i < m_sync->count(); ++i) {
+        const QString id = m_sync->itemData(i).toString();
+        const QString why = id == QLatin1String("ps-async") && !data_parallel
+                                ? tr("Asynchronous parameter servers exchange whole gradients: "
+                                     "data parallelism only")
+                                : QString();
+        if (i > 0)
+            setItemAvailable(m_sync, i, why, tr("--sync %1").arg(id));
+    }
+    const bool pipeline = m_parallel->currentData().toString() == QLatin1String("pipeline");
+    for (QWidget* w : std::initializer_list<QWidget*>{m_stages, m_micro_batches, m_schedule})
+        w->setEnabled(pipeline);
+    const QString note = parallelNote();
+    m_parallel_note->setText(note);
+    m_parallel_note->setExplanation(note);
+}
+
+QString ScenarioPanel::parallelNote() const {
+    const QString parallel = m_parallel->currentData().toString();
+    if (const QString why = parallelUnavailable(parallel, true); !why.isEmpty())
+        return why;
+    const int gpus = m_nodes->value() * m_gpus_per_node->value();
+    if (parallel == QLatin1String("hybrid"))
+        return tr("Convolutions data-parallel; FC layers split over each node's %1 GPUs")
+            .arg(m_gpus_per_node->value());
+    if (parallel == QLatin1String("pipeline")) {
+        const int stages = m_stages->value();
+        const int replicas = gpus / stages;
+        return replicas == 1 ? tr("One pipeline of %1 stages, batch %2")
+                                   .arg(stages)
+                                   .arg(m_batch->value() * stages)
+                             : tr("%1 pipelines of %2 stages, batch %3 each")
+                                   .arg(replicas)
+                                   .arg(stages)
+                                   .arg(m_batch->value() * stages);
+    }
+    if (parallel == QLatin1String("zero1"))
+        return tr("Optimizer state sharded over the %1 GPUs").arg(gpus);
+    if (parallel == QLatin1String("zero2"))
+        return tr("Optimizer state and gradients sharded over the %1 GPUs").arg(gpus);
+    if (parallel == QLatin1String("zero3"))
+        return tr("Optimizer state, gradients and parameters sharded over the %1 GPUs").arg(gpus);
+    return tr("Every GPU runs the whole network on its own samples");
 }
 
 QString ScenarioPanel::gpuCountLabel() const {
@@ -406,6 +592,7 @@ void ScenarioPanel::onBatchSlider(int exponent) {
         const QSignalBlocker block(m_batch);
         m_batch->setValue(1 << exponent);
     }
+    updateAvailability();
     emitChanged();
 }
 
@@ -414,6 +601,7 @@ void ScenarioPanel::onBatchSpin(int batch) {
         const QSignalBlocker block(m_batch_slider);
         m_batch_slider->setValue(floorLog2(batch));
     }
+    updateAvailability();
     emitChanged();
 }
 

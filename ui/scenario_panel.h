@@ -1,4 +1,5 @@
 // The what-if controls: network, GPU, system, GPU count, batch, precision, software,
+// parallel strategy (with a pipeline's stages, micro-batches and schedule), exchange
 // strategy, overlap and bucket size. Edits a ScenarioSettings and says when it changed.
 #pragma once
 
@@ -34,6 +35,16 @@ class ScenarioPanel : public QWidget {
     QComboBox* systemCombo() const { return m_system; }
     QComboBox* gpuCombo() const { return m_gpu; }
     QComboBox* strategyCombo() const { return m_sync; }
+    QComboBox* parallelCombo() const { return m_parallel; }
+    QSpinBox* pipelineStagesSpin() const { return m_stages; }
+    QSpinBox* microBatchesSpin() const { return m_micro_batches; }
+    QComboBox* scheduleCombo() const { return m_schedule; }
+    // What the parallel strategy does here, or why it cannot apply (shown under its combo).
+    QString parallelNote() const;
+    // Enables the pipeline's controls for pipelines only, and disables (with the reason as
+    // tooltip) the strategies and exchanges that cannot apply to the current choices. Also
+    // for the window to call once a network has loaded (hybrid needs an FC layer).
+    void updateAvailability();
     // "32 GPUs = 4 nodes × 8 GPUs", as shown under the GPU slider.
     QString gpuCountLabel() const;
     // Non-zero while a slider is held down, the same for every change of one drag and
@@ -52,6 +63,9 @@ class ScenarioPanel : public QWidget {
     void onSystemChanged();
     void updateLimits();
     void updateLabels();
+    // Why a parallel strategy cannot apply to the current choices; empty when it can.
+    // `with_stages`: also when the GPUs do not split into its pipeline stages.
+    QString parallelUnavailable(const QString& parallel, bool with_stages) const;
     void emitChanged();
     static void selectData(QComboBox* combo, const QString& value, const QString& label);
 
@@ -70,6 +84,11 @@ class ScenarioPanel : public QWidget {
     QSpinBox* m_image = nullptr;
     QComboBox* m_precision = nullptr;
     QComboBox* m_software = nullptr;
+    QComboBox* m_parallel = nullptr;
+    ElidedLabel* m_parallel_note = nullptr;
+    QSpinBox* m_stages = nullptr;
+    QSpinBox* m_micro_batches = nullptr;
+    QComboBox* m_schedule = nullptr;
     QComboBox* m_sync = nullptr;
     QComboBox* m_allreduce = nullptr;
     QCheckBox* m_overlap = nullptr;

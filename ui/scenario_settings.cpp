@@ -48,11 +48,21 @@ QString ScenarioSettings::label() const {
     const QString net =
         network.contains(QLatin1Char('/')) ? QFileInfo(network).fileName() : network;
     return QStringLiteral("%1 · %2 · %3 · %4 GPU%5 · batch %6 · %7")
-        .arg(net, gpu, system)
-        .arg(totalGpus())
-        .arg(totalGpus() == 1 ? QString() : QStringLiteral("s"))
-        .arg(batch)
-        .arg(precision);
+               .arg(net, gpu, system)
+               .arg(totalGpus())
+               .arg(totalGpus() == 1 ? QString() : QStringLiteral("s"))
+               .arg(batch)
+               .arg(precision) +
+           strategyLabel();
+}
+
+// Pinned scenarios that differ only by strategy must be told apart in a legend.
+QString ScenarioSettings::strategyLabel() const {
+    if (parallel.isEmpty() || parallel == QLatin1String("data"))
+        return {};
+    if (parallel == QLatin1String("pipeline"))
+        return QStringLiteral(" · pipeline ×%1 %2").arg(pipeline_stages).arg(schedule);
+    return QStringLiteral(" · ") + parallel;
 }
 
 QJsonObject ScenarioSettings::toJson() const {

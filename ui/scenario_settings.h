@@ -38,6 +38,7 @@ struct ScenarioSettings {
     int totalGpus() const { return nodes * gpus_per_node; }
     // "resnet50 · v100-sxm2-16gb · dgx1-v100 · 8 GPUs · batch 64", for legends and titles.
     QString label() const;
+    QString strategyLabel() const; // "" for data parallelism, else " · zero3", ...
 
     QJsonObject toJson() const;
     // Rejects wrong types and out-of-range numbers with "<field>: <problem>".

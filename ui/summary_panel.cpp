@@ -2,6 +2,7 @@
 
 #include "elided_label.h"
 #include "format.h"
+#include "memory_bar.h"
 
 #include <QCoreApplication>
 #include <QGridLayout>
@@ -152,10 +153,15 @@ SummaryPanel::SummaryPanel(QWidget* parent)
         QFont bold = value->font();
         bold.setBold(true);
         value->setFont(bold);
-        const int row = static_cast<int>(m_rows.size());
+        const int row = m_grid->rowCount();
         m_grid->addWidget(name, row, 0);
         m_grid->addWidget(value, row, 1);
         m_rows.push_back({QLatin1String(spec.key), value});
+        if (QLatin1String(spec.key) == QLatin1String("memory")) {
+            // The parts of that figure, right under it.
+            m_memory_bar = new MemoryBar(this);
+            m_grid->addWidget(m_memory_bar, row + 1, 1);
+        }
     }
     // One line, always there: appearing and vanishing would move the controls below.
     m_status = new ElidedLabel(this);
@@ -212,6 +218,8 @@ void SummaryPanel::setResult(ResultPtr result) {
         const bool alarm = kFigures[i].alarm && kFigures[i].alarm(*result);
         value->setTextColor(alarm ? kAlarm : QColor());
     }
+    m_memory_bar->setMemory(result ? &result->prediction : nullptr,
+                            result ? result->gpu.memory_bytes : 0);
     showWarnings(result ? result->warnings : std::vector<ScenarioWarning>{});
     emit updated();
 }

@@ -21,6 +21,7 @@ QT_END_NAMESPACE
 namespace iterscope::ui {
 
 class ElidedLabel;
+class MemoryBar;
 
 class SummaryPanel : public QWidget {
     Q_OBJECT
@@ -35,6 +36,8 @@ class SummaryPanel : public QWidget {
     QString figure(const QString& key) const;
     // The caveats shown under the figures (core/model/scenario_warnings.h), in order.
     QStringList warnings() const { return m_warning_texts; }
+    // Memory per GPU by part, under the "memory" figure.
+    MemoryBar* memoryBar() const { return m_memory_bar; }
 
   signals:
     void updated();
@@ -50,6 +53,7 @@ class SummaryPanel : public QWidget {
     QGridLayout* m_grid = nullptr;
     ElidedLabel* m_status = nullptr; // "Computing…" or the model's refusal
     QLabel* m_warnings = nullptr;
+    MemoryBar* m_memory_bar = nullptr;
     QStringList m_warning_texts;
     bool m_has_error = false;
     bool m_busy = false;

@@ -5,12 +5,14 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QStringList>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace iterscope::ui {
 namespace {
@@ -23,9 +25,10 @@ int rowKind(const TimelineEvent& e) {
     case Stream::Input:
         return 0;
     case Stream::Compute:
-        if (e.kind == EventKind::StragglerWait || e.kind == EventKind::InputWait)
+        if (e.kind == EventKind::StragglerWait || e.kind == EventKind::InputWait ||
+            e.kind == EventKind::ServerWait)
             return 4; // idle time that ends the step, drawn beside the update
-        return e.kind == EventKind::Backward ? 2 : 1;
+        return e.kind == EventKind::Backward || e.kind == EventKind::StageBackward ? 2 : 1;
     case Stream::Communication:
         return 3;
     case Stream::Update:
@@ -50,7 +53,18 @@ QColor kindColor(int kind) {
     }
 }
 
-QString kindLabel(int kind, bool input_is_prefetch) {
+// The row an event goes to: with several groups, forward and backward share one compute
+// row, so a pipeline stage's bubble is a gap in it rather than in two half-empty rows.
+int rowSlot(const TimelineEvent& e, bool grouped) {
+    const int kind = rowKind(e);
+    return grouped && kind == 2 ? 1 : kind;
+}
+
+constexpr int kMaxGroupWidthPx = 150;
+
+QString kindLabel(int kind, bool input_is_prefetch, bool grouped = false) {
+    if (grouped && kind == 1)
+        return TimelineView::tr("Compute");
     switch (kind) {
     case 0:
         // Overlapped, the copy under this iteration's forward pass brings the next batch.
@@ -75,8 +89,9 @@ TimelineView::TimelineView(QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(QString()); // tooltips come from event()
-    setWhatsThis(tr("One training iteration on one GPU. Wheel: zoom; drag: pan; "
-                    "double-click: fit; click a bar: select its layer."));
+    setWhatsThis(tr("One training iteration on one GPU, or on one GPU of each group where "
+                    "GPUs differ (pipeline stages). Wheel: zoom; drag: pan; double-click: "
+                    "fit; click a bar: select its layer."));
 }
 
 QSize TimelineView::sizeHint() const {
@@ -102,22 +117,87 @@ double TimelineView::totalMs() const {
 
 void TimelineView::rebuildRows() {
     m_rows.clear();
+    m_groups.clear();
     m_event_rows.clear();
+    m_group_width = 0;
     if (!m_result)
         return;
-    std::map<std::pair<int, int>, int> index; // (kind, lane) -> row
-    for (const auto& e : m_result->prediction.timeline)
-        index.emplace(std::pair{rowKind(e), std::max(0, e.lane)}, 0);
+    const auto& prediction = m_result->prediction;
+    const int groups = std::max<int>(1, static_cast<int>(prediction.groups.size()));
+    const bool grouped = groups > 1;
+    const auto groupOf = [groups](const TimelineEvent& e) {
+        return std::clamp(e.group, 0, groups - 1);
+    };
+    using Key = std::tuple<int, int, int>; // (group, kind, lane) -> row
+    std::map<Key, int> index;
+    for (const auto& e : prediction.timeline)
+        index.emplace(Key{groupOf(e), rowSlot(e, grouped), std::max(0, e.lane)}, 0);
     int row = 0;
     for (auto& [key, value] : index) {
+        const auto [group, kind, lane] = key;
         value = row++;
-        QString label = kindLabel(key.first, m_input_is_prefetch);
-        if (key.second > 0)
-            label += QStringLiteral(" %1").arg(key.second + 1);
-        m_rows.push_back({label, key.first, key.second});
+        QString label = kindLabel(kind, m_input_is_prefetch, grouped);
+        if (lane > 0)
+            label += QStringLiteral(" %1").arg(lane + 1);
+        m_rows.push_back({label, kind, lane, group});
     }
-    for (const auto& e : m_result->prediction.timeline)
-        m_event_rows.push_back(index[std::pair{rowKind(e), std::max(0, e.lane)}]);
+    for (const auto& e : prediction.timeline)
+        m_event_rows.push_back(index[Key{groupOf(e), rowSlot(e, grouped), std::max(0, e.lane)}]);
+
+    // One block per group that has rows. "stage 1 (conv1 to res3d)" reads as its name, its
+    // GPU count, then its layers, as far as the block's height allows.
+    const QFontMetrics fm = fontMetrics();
+    for (int g = 0; g < groups; ++g) {
+        Group block;
+        block.first_row = -1;
+        for (std::size_t r = 0; r < m_rows.size(); ++r)
+            if (m_rows[r].group == g) {
+                if (block.first_row < 0)
+                    block.first_row = static_cast<int>(r);
+                ++block.rows;
+            }
+        if (block.rows == 0)
+            continue;
+        if (grouped) {
+            const auto& info = prediction.groups[static_cast<std::size_t>(g)];
+            const QString label = QString::fromStdString(info.label);
+            const qsizetype paren = label.indexOf(QStringLiteral(" ("));
+            block.lines << (paren > 0 ? label.left(paren) : label);
+            if (info.gpus > 1)
+                block.lines << tr("%1 GPUs").arg(info.gpus);
+            if (paren > 0)
+                block.lines << label.mid(paren + 1);
+            for (int i = 0; i < std::min<int>(2, static_cast<int>(block.lines.size())); ++i)
+                m_group_width = std::max(m_group_width, fm.horizontalAdvance(block.lines[i]));
+        }
+        m_groups.push_back(block);
+    }
+    if (grouped)
+        m_group_width = std::min(m_group_width, kMaxGroupWidthPx) + kMargin;
+}
+
+int TimelineView::groupOfRow(int row) const {
+    return row >= 0 && row < static_cast<int>(m_rows.size())
+               ? m_rows[static_cast<std::size_t>(row)].group
+               : -1;
+}
+
+QStringList TimelineView::rowLabels() const {
+    QStringList labels;
+    for (const auto& row : m_rows)
+        labels << row.label;
+    return labels;
+}
+
+QString TimelineView::representativeText() const {
+    if (!m_result || m_result->prediction.groups.empty())
+        return {};
+    const auto& groups = m_result->prediction.groups;
+    const int total = m_result->scenario.totalGpus();
+    if (groups.size() == 1)
+        return total > 1 ? tr("1 GPU of %1 shown (all alike)").arg(total) : QString();
+    const int per_group = groups.front().gpus;
+    return per_group > 1 ? tr("1 GPU of each group of %1 shown").arg(per_group) : QString();
 }
 
 void TimelineView::setResult(ResultPtr result) {
@@ -189,12 +269,16 @@ void TimelineView::setSelectedLayer(long layer) {
 TimelineView::Geometry TimelineView::geometryFor(const QRect& rect) const {
     const QFontMetrics fm = fontMetrics();
     Geometry g;
-    g.label_width = fm.horizontalAdvance(tr("Communication 88")) + 2 * kMargin;
+    g.group_width = m_group_width;
+    g.label_width = g.group_width + fm.horizontalAdvance(tr("Communication 88")) + 2 * kMargin;
     g.axis_height = fm.height() + 10;
     const int legend_height = fm.height() + 10;
     g.plot = rect.adjusted(g.label_width, g.axis_height, -kMargin, -legend_height);
     const int rows = std::max<int>(1, static_cast<int>(m_rows.size()));
-    g.row_height = std::clamp(g.plot.height() / rows, 6, fm.height() + 14);
+    // Row blocks of many stages squeeze further than one GPU's rows: the group names stay
+    // readable, and a stage's bars are still seen at three pixels.
+    const int min_row = m_groups.size() > 1 ? 3 : 6;
+    g.row_height = std::clamp(g.plot.height() / rows, min_row, fm.height() + 14);
     g.plot.setHeight(std::min(g.plot.height(), g.row_height * rows));
     if (g.plot.width() < 1)
         g.plot.setWidth(1);
@@ -216,16 +300,41 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     const TimeWindow w = m_window.resized(g.plot.width());
     const QFontMetrics fm = p.fontMetrics();
 
-    // Row bands and labels.
+    // Row bands and labels; with several groups the bands alternate by group, and each
+    // group's name stands left of its rows.
+    const bool grouped = m_groups.size() > 1;
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         const QRect band(rect.left(), g.plot.top() + static_cast<int>(i) * g.row_height,
                          rect.width(), g.row_height);
-        if (i % 2 == 1)
+        if ((grouped ? m_rows[i].group : static_cast<int>(i)) % 2 == 1)
             p.fillRect(band, pal.color(QPalette::AlternateBase));
+        // Labels taller than their rows would write over each other; the group names and
+        // the tooltips still say what the rows are.
+        if (g.row_height < fm.height() - 4)
+            continue;
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(
-            QRect(rect.left() + kMargin, band.top(), g.label_width - 2 * kMargin, band.height()),
-            Qt::AlignVCenter | Qt::AlignLeft, m_rows[i].label);
+        p.drawText(QRect(rect.left() + kMargin + g.group_width, band.top(),
+                         g.label_width - g.group_width - 2 * kMargin, band.height()),
+                   Qt::AlignVCenter | Qt::AlignLeft, m_rows[i].label);
+    }
+    if (grouped) {
+        QColor rule = pal.color(QPalette::Text);
+        rule.setAlpha(90);
+        for (const Group& group : m_groups) {
+            const QRect block(rect.left() + kMargin, g.plot.top() + group.first_row * g.row_height,
+                              g.group_width - kMargin, group.rows * g.row_height);
+            p.setPen(rule);
+            p.drawLine(rect.left(), block.top(), rect.right(), block.top());
+            // As many lines as the block has room for, the name first.
+            const int fit = std::max(1, block.height() / fm.height());
+            const int shown = std::min<int>(fit, static_cast<int>(group.lines.size()));
+            const int top = block.top() + (block.height() - shown * fm.height()) / 2;
+            p.setPen(pal.color(QPalette::Text));
+            for (int l = 0; l < shown; ++l)
+                p.drawText(QRect(block.left(), top + l * fm.height(), block.width(), fm.height()),
+                           Qt::AlignVCenter | Qt::AlignLeft,
+                           fm.elidedText(group.lines[l], Qt::ElideRight, block.width()));
+        }
     }
 
     // Time axis: ticks in one unit, grid lines through the rows.
@@ -302,7 +411,13 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     const QString full =
         tr("%1 · showing %2 – %3").arg(iteration, formatMs(w.start_ms), formatMs(w.end_ms));
     const int room = rect.right() - kMargin - x;
-    for (const QString& caption : {full, iteration}) {
+    // Which GPUs the rows stand for, where that is not every GPU one by one.
+    const QString represents = representativeText();
+    QStringList captions{full, iteration};
+    if (!represents.isEmpty())
+        captions = QStringList{represents + QStringLiteral(" · ") + full,
+                               represents + QStringLiteral(" · ") + iteration, iteration};
+    for (const QString& caption : captions) {
         if (fm.horizontalAdvance(caption) <= room) {
             p.drawText(QRect(x, y, room, fm.height()), Qt::AlignRight | Qt::AlignVCenter, caption);
             break;

@@ -1,6 +1,11 @@
 // The Gantt chart of one iteration: one row per stream and lane, painted by hand (a few
 // thousand bars for ResNet-152 are far too many for items). Wheel zooms around the
 // cursor, drag pans, hover shows exact times, double-click or fitToView() shows it all.
+//
+// Where GPUs differ (a pipeline's stages; Prediction::groups) each GPU group gets its own
+// block of rows, one representative GPU per group, so bubbles and stage-to-stage transfers
+// are seen; forward and backward then share one compute row, so a stage's idle time is a
+// gap in it.
 #pragma once
 
 #include "predictor.h"
@@ -24,6 +29,13 @@ class TimelineView : public QWidget {
     // Index into the result's timeline under a widget position, -1 for none.
     int eventAt(const QPoint& pos) const;
     long selectedLayer() const { return m_selected_layer; }
+    // Row blocks drawn, one per GPU group of the result (1 where every GPU runs alike).
+    int groupCount() const { return static_cast<int>(m_groups.size()); }
+    // The group a row belongs to, and the rows' labels top to bottom, for tests.
+    int groupOfRow(int row) const;
+    QStringList rowLabels() const;
+    // What the caption says the rows stand for: "1 GPU of 1024 shown (all alike)".
+    QString representativeText() const;
 
     // Paints the timeline into any device (export uses it with PNG, SVG and PDF targets).
     void paintTimeline(QPainter& painter, const QRect& rect) const;
@@ -56,12 +68,19 @@ class TimelineView : public QWidget {
         QString label;
         int stream = 0;
         int lane = 0;
+        int group = 0;
+    };
+    struct Group {
+        QStringList lines; // "stage 1", "4 GPUs", "(conv1 to res3d)": as many as fit
+        int first_row = 0;
+        int rows = 0;
     };
     struct Geometry { // layout of one paint target
         QRect plot;   // the bars' area
         int label_width = 0;
         int axis_height = 0;
         int row_height = 0;
+        int group_width = 0; // the group names' column, left of the row labels
     };
     Geometry geometryFor(const QRect& rect) const;
     QString eventName(const TimelineEvent& e) const;
@@ -69,6 +88,8 @@ class TimelineView : public QWidget {
 
     ResultPtr m_result;
     std::vector<Row> m_rows;
+    std::vector<Group> m_groups;
+    int m_group_width = 0;         // widest group line, measured once per result
     std::vector<int> m_event_rows; // parallel to the result's timeline
     TimeWindow m_window;
     long m_selected_layer = -1;
