@@ -125,6 +125,63 @@ class PredictCli : public QObject {
         QVERIFY(complete);
     }
 
+    void parallelStrategiesReportTheirFields() {
+        const QStringList pipeline{"--parallel",      "pipeline", "--pipeline-stages", "4",
+                                   "--micro-batches", "8",        "--schedule",        "gpipe"};
+        const Run r =
+            cli(QStringList{"predict"} + kScenario + pipeline + QStringList{"--format", "json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["parallel"].toString(), QString("pipeline"));
+        QCOMPARE(o["pipeline_stages"].toInt(), 4);
+        QCOMPARE(o["micro_batches"].toInt(), 8);
+        // GPipe's ideal bubble is (P - 1) / (M + P - 1) of the iteration; transfers and
+        // unequal stages only add to the busiest stage's idle time.
+        const double iteration = o["iteration_ms"].toDouble();
+        QVERIFY(o["pipeline_bubble_ms"].toDouble() >= 0.9 * iteration * 3.0 / 11.0);
+        QVERIFY(o["pipeline_bubble_ms"].toDouble() < iteration);
+        QVERIFY(o["exchanged_bytes_per_gpu"].toDouble() > 0);
+        for (const char* key :
+             {"memory_per_gpu_bytes", "fits_in_memory", "iteration_ms", "images_per_second"})
+            QVERIFY2(o.contains(key), key);
+        QCOMPARE(o["gpu_groups"].toArray().size(), 4);
+
+        // Data parallelism on the same GPUs: no bubble, and ZeRO-3 holds less per GPU.
+        const auto json = [&](const QStringList& extra) {
+            const Run run =
+                cli(QStringList{"predict"} + kScenario + extra + QStringList{"--format", "json"});
+            return QJsonDocument::fromJson(run.out).object();
+        };
+        const QJsonObject data = json({"--parallel", "data"});
+        const QJsonObject zero3 = json({"--parallel", "zero3"});
+        QCOMPARE(data["pipeline_bubble_ms"].toDouble(), 0.0);
+        QVERIFY(zero3["memory_per_gpu_bytes"].toDouble() < data["memory_per_gpu_bytes"].toDouble());
+        QCOMPARE(json({})["iteration_ms"].toDouble(), data["iteration_ms"].toDouble());
+    }
+
+    void strategiesReachSweepAndTrace() {
+        const Run sweep = cli({"sweep", "--network", "resnet50", "--gpus-per-node", "2,8",
+                               "--parallel", "zero2", "--format", "csv"});
+        QCOMPARE(sweep.code, 0);
+        QCOMPARE(sweep.out.trimmed().split('\n').size(), 3);
+        QVERIFY(sweep.out.startsWith("nodes,"));
+        QVERIFY(sweep.out.split('\n')[0].contains("exchanged_bytes_per_gpu"));
+
+        // One Chrome-trace process per GPU, so every stage of a pipeline has its own lanes.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("t.json");
+        const Run trace =
+            cli(QStringList{"trace"} + kScenario +
+                QStringList{"--parallel", "pipeline", "--pipeline-stages", "4", "--out", path});
+        QCOMPARE(trace.code, 0);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QSet<int> pids;
+        for (const auto& e : QJsonDocument::fromJson(f.readAll()).object()["traceEvents"].toArray())
+            pids.insert(e.toObject()["pid"].toInt());
+        QCOMPARE(pids.size(), 8);
+    }
+
     void badInputIsOneLineAndExitOne_data() {
         QTest::addColumn<QStringList>("args");
         QTest::newRow("unknown gpu") << QStringList{"predict", "--gpu", "no-such-gpu"};
@@ -134,6 +191,21 @@ class PredictCli : public QObject {
         QTest::newRow("batch 1e12") << QStringList{"predict", "--batch", "1000000000000"};
         QTest::newRow("non-numeric") << QStringList{"predict", "--batch", "lots"};
         QTest::newRow("bad sync") << QStringList{"predict", "--sync", "carrier-pigeon"};
+        QTest::newRow("unknown strategy") << QStringList{"predict", "--parallel", "tensor"};
+        QTest::newRow("more stages than layers") << QStringList{
+            "predict",  "--network",         "alexnet", "--gpus-per-node", "8", "--parallel",
+            "pipeline", "--pipeline-stages", "512"};
+        QTest::newRow("stages not dividing the GPUs") << QStringList{
+            "predict", "--gpus-per-node", "8", "--parallel", "pipeline", "--pipeline-stages", "3"};
+        QTest::newRow("hybrid without FC layers")
+            << QStringList{"predict",         "--network", "squeezenet1.0", "--system", "dgx1-v100",
+                           "--gpus-per-node", "8",         "--parallel",    "hybrid"};
+        QTest::newRow("zero on one GPU")
+            << QStringList{"predict", "--gpus-per-node", "1", "--parallel", "zero1"};
+        QTest::newRow("bad schedule")
+            << QStringList{"predict", "--parallel", "pipeline", "--schedule", "zigzag"};
+        QTest::newRow("negative micro-batches")
+            << QStringList{"predict", "--parallel", "pipeline", "--micro-batches", "-2"};
         QTest::newRow("bad list") << QStringList{"sweep", "--batch", "1,,2"};
         QTest::newRow("missing csv") << QStringList{"validate", "/nonexistent.csv"};
         QTest::newRow("profile path not json")
