@@ -45,6 +45,17 @@ struct TimelineSink {
 double beginIteration(const Scenario& s, const ComputeRates& rates, int64_t batch, Prediction& p,
                       const TimelineSink& timeline);
 
+// A layer's row of the breakdown from its kernel times; a pipeline stage runs `times`
+// micro-batches through it.
+inline void setPassTimes(LayerTiming& lt, std::size_t layer, const LayerPasses& passes,
+                         double times = 1) {
+    lt.layer = layer;
+    lt.forward_ms = passes.forward.ms * times;
+    lt.backward_ms = passes.backward.ms * times;
+    lt.forward_bound = passes.forward.bound;
+    lt.backward_bound = passes.backward.bound;
+}
+
 // Parameter tensors an unfused optimizer visits, over the network or for one layer.
 double paramTensors(const Network& net, const NetworkAnalysis& analysis);
 double layerParamTensors(const Layer& layer, const LayerCost& cost);

@@ -14,6 +14,26 @@ constexpr double kBytesPerMb = 1024.0 * 1024.0;
 constexpr int64_t kFp32Bytes = 4;
 constexpr int64_t kFp16Bytes = 2;
 
+// storage[i]: the layer whose output buffer layer i's output lives in. An activation that
+// is its producer's only consumer runs in place, so its output is its input's storage.
+std::vector<std::size_t> outputStorage(const Network& net, const NetworkAnalysis& a) {
+    const std::size_t n = net.layers.size();
+    std::vector<int> consumers(n, 0);
+    for (const Layer& l : net.layers)
+        for (std::size_t in : l.inputs)
+            ++consumers[in];
+    std::vector<std::size_t> storage(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        storage[i] = i;
+        const Layer& l = net.layers[i];
+        const bool elementwise = l.kind == LayerKind::Activation || l.kind == LayerKind::Dropout;
+        if (elementwise && l.inputs.size() == 1 && consumers[l.inputs[0]] == 1 &&
+            a.layers[l.inputs[0]].output_elems == a.layers[i].output_elems)
+            storage[i] = storage[l.inputs[0]];
+    }
+    return storage;
+}
+
 int64_t toBytes(double v) {
     if (!(v > 0))
         return 0;
@@ -29,20 +49,7 @@ int64_t toBytes(double v) {
 // inputs (a dropout mask, max-pooling's indices) counts on its own.
 double savedElementsPerSample(const Network& net, const NetworkAnalysis& a) {
     const std::size_t n = net.layers.size();
-    std::vector<int> consumers(n, 0);
-    for (const Layer& l : net.layers)
-        for (std::size_t in : l.inputs)
-            ++consumers[in];
-    // storage[i]: the layer whose output buffer layer i's output lives in.
-    std::vector<std::size_t> storage(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        storage[i] = i;
-        const Layer& l = net.layers[i];
-        const bool elementwise = l.kind == LayerKind::Activation || l.kind == LayerKind::Dropout;
-        if (elementwise && l.inputs.size() == 1 && consumers[l.inputs[0]] == 1 &&
-            a.layers[l.inputs[0]].output_elems == a.layers[i].output_elems)
-            storage[i] = storage[l.inputs[0]];
-    }
+    const std::vector<std::size_t> storage = outputStorage(net, a);
     std::vector<char> kept(n, 0);
     double extra = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -135,19 +142,7 @@ std::vector<double> savedElementsByLayer(const Network& net, const NetworkAnalys
     // The same accounting as savedElementsPerSample, each kept buffer charged once to the
     // first layer that saves it.
     const std::size_t n = net.layers.size();
-    std::vector<int> consumers(n, 0);
-    for (const Layer& l : net.layers)
-        for (std::size_t in : l.inputs)
-            ++consumers[in];
-    std::vector<std::size_t> storage(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        storage[i] = i;
-        const Layer& l = net.layers[i];
-        const bool elementwise = l.kind == LayerKind::Activation || l.kind == LayerKind::Dropout;
-        if (elementwise && l.inputs.size() == 1 && consumers[l.inputs[0]] == 1 &&
-            a.layers[l.inputs[0]].output_elems == a.layers[i].output_elems)
-            storage[i] = storage[l.inputs[0]];
-    }
+    const std::vector<std::size_t> storage = outputStorage(net, a);
     std::vector<double> by_layer(n, 0.0);
     std::vector<char> charged(n, 0);
     for (std::size_t i = 0; i < n; ++i) {

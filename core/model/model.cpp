@@ -336,11 +336,7 @@ Prediction predictData(const Scenario& s, const LayerPassTable& table, PredictDe
         if (cost.params > 0)
             ++trainable_layers;
         LayerTiming& lt = p.layers[i];
-        lt.layer = i;
-        lt.forward_ms = passes[i].forward.ms;
-        lt.backward_ms = passes[i].backward.ms;
-        lt.forward_bound = passes[i].forward.bound;
-        lt.backward_bound = passes[i].backward.bound;
+        detail::setPassTimes(lt, i, passes[i]);
         if (lt.forward_ms > 0) {
             timeline.add(Stream::Compute, EventKind::Forward, t, lt.forward_ms,
                          static_cast<long>(i));

@@ -159,6 +159,17 @@ Prediction predictHybrid(const Scenario& s, const LayerPassTable& table, Predict
     const double gb = static_cast<double>(g) * static_cast<double>(batch);
     double activation_sent = 0;
 
+    // The node's G x B samples of one tensor, all-gathered before the compute that needs it.
+    const auto gatherActivations = [&](double elems_per_sample, std::size_t layer) {
+        const double bytes = gb * elems_per_sample * elem;
+        const double d = collectiveMs(node, Collective::AllGather, bytes);
+        timeline.add(Stream::Communication, EventKind::ActivationGather, t, d,
+                     static_cast<long>(layer), -1, kActivationLane);
+        t += d;
+        p.communication_ms += d;
+        p.exposed_communication_ms += d;
+        activation_sent += collectiveSentBytes(Collective::AllGather, bytes, g);
+    };
     std::vector<double> backward_end(n_layers, 0.0);
     std::vector<int64_t> params(n_layers, 0);
     int trainable_layers = 0;
@@ -168,38 +179,17 @@ Prediction predictHybrid(const Scenario& s, const LayerPassTable& table, Predict
         if (cost.params > 0)
             ++trainable_layers;
         LayerTiming& lt = p.layers[i];
-        lt.layer = i;
-        lt.forward_ms = passes[i].forward.ms;
-        lt.backward_ms = passes[i].backward.ms;
-        lt.forward_bound = passes[i].forward.bound;
-        lt.backward_bound = passes[i].backward.bound;
-        if (split[i]) {
-            const double bytes = gb * static_cast<double>(cost.input_elems) * elem;
-            const double d = collectiveMs(node, Collective::AllGather, bytes);
-            timeline.add(Stream::Communication, EventKind::ActivationGather, t, d,
-                         static_cast<long>(i), -1, kActivationLane);
-            t += d;
-            p.communication_ms += d;
-            p.exposed_communication_ms += d;
-            activation_sent += collectiveSentBytes(Collective::AllGather, bytes, g);
-        }
+        detail::setPassTimes(lt, i, passes[i]);
+        if (split[i]) // each GPU needs every sample's input to its slice
+            gatherActivations(static_cast<double>(cost.input_elems), i);
         if (lt.forward_ms > 0) {
             timeline.add(Stream::Compute, EventKind::Forward, t, lt.forward_ms,
                          static_cast<long>(i));
             t += lt.forward_ms;
         }
         p.forward_ms += lt.forward_ms;
-        if (i == last_split) {
-            // The loss needs whole rows of the last split layer's output.
-            const double bytes = gb * static_cast<double>(cost.output_elems) * elem;
-            const double d = collectiveMs(node, Collective::AllGather, bytes);
-            timeline.add(Stream::Communication, EventKind::ActivationGather, t, d,
-                         static_cast<long>(i), -1, kActivationLane);
-            t += d;
-            p.communication_ms += d;
-            p.exposed_communication_ms += d;
-            activation_sent += collectiveSentBytes(Collective::AllGather, bytes, g);
-        }
+        if (i == last_split) // the loss needs whole rows of the last split layer's output
+            gatherActivations(static_cast<double>(cost.output_elems), i);
     }
     double slices_ready = 0;
     for (std::size_t i = n_layers; i-- > 0;) {

@@ -241,11 +241,7 @@ Prediction predictPipeline(const Scenario& s, const LayerPassTable& table, Predi
             stage_tensors[ku] += detail::layerParamTensors(net.layers[i], lc);
             stage_trainable[ku] += lc.params > 0 ? 1 : 0;
             LayerTiming& lt = p.layers[i];
-            lt.layer = i;
-            lt.forward_ms = table.passes[i].forward.ms * m;
-            lt.backward_ms = table.passes[i].backward.ms * m;
-            lt.forward_bound = table.passes[i].forward.bound;
-            lt.backward_bound = table.passes[i].backward.bound;
+            detail::setPassTimes(lt, i, table.passes[i], m);
             lt.gradient_bytes = static_cast<int64_t>(static_cast<double>(lc.params) * grad_elem);
         }
         const double bytes_out =

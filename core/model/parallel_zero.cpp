@@ -136,11 +136,7 @@ Prediction predictZero(const Scenario& s, const LayerPassTable& table, PredictDe
         params[i] = analysis.layers[i].params;
         trainable_layers += params[i] > 0 ? 1 : 0;
         LayerTiming& lt = p.layers[i];
-        lt.layer = i;
-        lt.forward_ms = table.passes[i].forward.ms;
-        lt.backward_ms = table.passes[i].backward.ms;
-        lt.forward_bound = table.passes[i].forward.bound;
-        lt.backward_bound = table.passes[i].backward.bound;
+        detail::setPassTimes(lt, i, table.passes[i]);
         p.forward_ms += lt.forward_ms;
         p.backward_ms += lt.backward_ms;
     }
