@@ -72,30 +72,35 @@ double savedElementsPerSample(const Network& net, const NetworkAnalysis& a) {
 
 } // namespace
 
-MemoryInputs dataMemoryInputs(const Scenario& s) {
-    const Network& net = s.network->network;
-    const NetworkAnalysis& a = s.network->analysis;
-    const double elem = activationBytes(s.precision);
-    const double params = static_cast<double>(a.total_params);
-
+NetworkMemoryFacts networkMemoryFacts(const Network& net, const NetworkAnalysis& a) {
     // Per sample: what forward keeps for backward, plus the two largest transient tensors
     // (an output and its gradient) alive at the peak; the im2col buffer of the largest
     // convolution bounds the workspace (capped by the framework's workspace limit).
-    double largest_output = 0, workspace = 0;
-    const double saved = savedElementsPerSample(net, a);
+    NetworkMemoryFacts f;
+    f.saved = savedElementsPerSample(net, a);
     for (std::size_t i = 0; i < a.layers.size(); ++i) {
         const LayerCost& c = a.layers[i];
-        largest_output = std::max(largest_output, static_cast<double>(c.output_elems));
+        f.largest_output = std::max(f.largest_output, static_cast<double>(c.output_elems));
         const Layer& l = net.layers[i];
         if (l.kind == LayerKind::Convolution && !c.output.empty() && c.output[0] > 0) {
             const double groups = static_cast<double>(std::max<int64_t>(l.conv.groups, 1));
-            workspace = std::max(workspace, static_cast<double>(c.macs) * groups /
-                                                static_cast<double>(c.output[0]));
+            f.workspace = std::max(f.workspace, static_cast<double>(c.macs) * groups /
+                                                    static_cast<double>(c.output[0]));
         }
     }
+    return f;
+}
+
+MemoryInputs dataMemoryInputs(const Scenario& s) {
+    return dataMemoryInputs(s, networkMemoryFacts(s.network->network, s.network->analysis));
+}
+
+MemoryInputs dataMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts) {
+    const double elem = activationBytes(s.precision);
+    const double params = static_cast<double>(s.network->analysis.total_params);
     MemoryInputs in;
-    in.activations_per_sample = (saved + 2 * largest_output) * elem;
-    in.workspace_per_sample = workspace * elem;
+    in.activations_per_sample = (facts.saved + 2 * facts.largest_output) * elem;
+    in.workspace_per_sample = facts.workspace * elem;
     in.weights = params * (kFp32Bytes + (s.precision == Precision::AMP ? kFp16Bytes : 0));
     in.gradients = params * kFp32Bytes;
     in.optimizer = params * s.software.optimizer_state_bytes_per_param;

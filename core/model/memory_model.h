@@ -36,8 +36,17 @@ struct MemoryInputs {
 };
 // The estimate from those inputs: totals, whether the batch fits, the largest that does.
 MemoryEstimate memoryFor(const Scenario& s, const MemoryInputs& in);
+// What the memory model reads of a network whatever the scenario, in elements per sample:
+// worked out once with a layer-pass table rather than on every prediction.
+struct NetworkMemoryFacts {
+    double saved = 0;          // what forward keeps for backward, each tensor once
+    double largest_output = 0; // the largest single output
+    double workspace = 0;      // the largest convolution's im2col buffer
+};
+NetworkMemoryFacts networkMemoryFacts(const Network& net, const NetworkAnalysis& analysis);
 // Data parallelism: every GPU holds the whole model and its own samples' activations.
 MemoryInputs dataMemoryInputs(const Scenario& s);
+MemoryInputs dataMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts);
 // Elements per sample that forward keeps for backward, by the layer that keeps them (the
 // first layer that saves a tensor, for a tensor several save): a pipeline stage holds the
 // sum over its layers.

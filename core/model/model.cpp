@@ -110,6 +110,27 @@ Prediction predictChecked(const Scenario& s, const LayerPassTable& table, Predic
 
 } // namespace
 
+namespace {
+struct NetworkFacts {
+    NetworkMemoryFacts memory;
+    double param_tensors = 0;
+};
+// Facts of the network alone. A sweep, a scaling curve or a slider drag makes many tables of
+// one network, so each thread keeps the last network's; the weak pointer makes sure it is
+// still that very network, not another one at the same address.
+const NetworkFacts& networkFacts(const std::shared_ptr<const AnalyzedNetwork>& network) {
+    thread_local std::weak_ptr<const AnalyzedNetwork> last;
+    thread_local NetworkFacts facts;
+    const bool same = !last.expired() && !last.owner_before(network) && !network.owner_before(last);
+    if (!same) {
+        facts.memory = networkMemoryFacts(network->network, network->analysis);
+        facts.param_tensors = paramTensors(network->network, network->analysis);
+        last = network;
+    }
+    return facts;
+}
+} // namespace
+
 LayerPassTable layerPassTable(const Scenario& s) {
     validateScenario(s);
     const Network& net = s.network->network;
@@ -126,6 +147,9 @@ LayerPassTable layerPassTable(const Scenario& s) {
         table.passes[i] =
             layerPasses(layer, analysis.layers[i], in, table.batch, table.rates, fusions[i]);
     }
+    const NetworkFacts& facts = networkFacts(s.network);
+    table.memory = facts.memory;
+    table.param_tensors = facts.param_tensors;
     return table;
 }
 
@@ -393,7 +417,7 @@ Prediction predictData(const Scenario& s, const LayerPassTable& table, PredictDe
     if (share > 0 && analysis.total_params > 0)
         p.update_ms =
             detail::optimizerStepMs(s, rates, share * static_cast<double>(analysis.total_params),
-                                    paramTensors(net, analysis), trainable_layers);
+                                    table.param_tensors, trainable_layers);
     if (exchange.active && exchange.broadcast_after_update && share > 0 && share < 1) {
         // ps-gpu: before its update an owner sums the N gradients of its shard that reached
         // it (TensorFlow aggregates on the variable's device with AddN): N reads and one
@@ -404,7 +428,7 @@ Prediction predictData(const Scenario& s, const LayerPassTable& table, PredictDe
     }
     if (exchange.active && exchange.refresh_replicas && analysis.total_params > 0)
         p.update_ms = detail::replicaRefreshMs(rates, static_cast<double>(analysis.total_params),
-                                               paramTensors(net, analysis));
+                                               table.param_tensors);
     const double update_start = std::max(backward_end_ms, comm_end);
     if (p.update_ms > 0)
         timeline.add(Stream::Update, EventKind::Update, update_start, p.update_ms);
@@ -441,7 +465,7 @@ Prediction predictData(const Scenario& s, const LayerPassTable& table, PredictDe
     }
     detail::endIteration(s, p, gpu_iteration_ms, exchange.active && exchange.barrier, timeline);
 
-    detail::setMemory(p, estimateMemory(s));
+    detail::setMemory(p, memoryFor(s, dataMemoryInputs(s, table.memory)));
     p.groups = {{"every GPU", s.totalGpus()}};
     if (!full)
         p.layers = {};

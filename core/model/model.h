@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/compute_model.h"
+#include "model/memory_model.h"
 #include "model/prediction.h"
 #include "model/scenario.h"
 
@@ -28,6 +29,9 @@ struct LayerPassTable {
     int64_t batch = 0;
     ComputeRates rates;
     std::vector<LayerPasses> passes; // parallel to the network's layers
+    // Facts of the network alone, kept here so that each prediction need not walk it again.
+    NetworkMemoryFacts memory;
+    double param_tensors = 0; // tensors an unfused optimizer visits
 };
 
 // Throws InputError for an invalid scenario.

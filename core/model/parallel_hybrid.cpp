@@ -265,7 +265,7 @@ Prediction predictHybrid(const Scenario& s, const LayerPassTable& table, Predict
         if (split[i])
             split_total += static_cast<double>(analysis.layers[i].params);
     p.update_ms = detail::optimizerStepMs(s, rates, own_params - split_total + split_params,
-                                          detail::paramTensors(net, analysis), trainable_layers);
+                                          table.param_tensors, trainable_layers);
     const double update_start = std::max(backward_end_ms, comm_end);
     if (p.update_ms > 0)
         timeline.add(Stream::Update, EventKind::Update, update_start, p.update_ms);

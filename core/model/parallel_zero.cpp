@@ -251,8 +251,8 @@ Prediction predictZero(const Scenario& s, const LayerPassTable& table, PredictDe
         zeroSentBytes(s.parallel, total_params * grad_elem, total_params * param_elem, n));
 
     // Each GPU updates its 1/N.
-    p.update_ms = detail::optimizerStepMs(s, rates, total_params / n,
-                                          detail::paramTensors(net, analysis), trainable_layers);
+    p.update_ms =
+        detail::optimizerStepMs(s, rates, total_params / n, table.param_tensors, trainable_layers);
     const double update_start = std::max(backward_end_ms, comm_end);
     if (p.update_ms > 0)
         timeline.add(Stream::Update, EventKind::Update, update_start, p.update_ms);
