@@ -132,7 +132,8 @@ const CommandRegistration registration{
                         "Gradient exchanges to try, comma-separated (default: all that apply)");
         cmd->add_option("--parallel", o->parallel,
                         "Parallel strategies to try, comma-separated: data, hybrid, pipeline, "
-                        "zero1, zero2, zero3 (default: all that apply)");
+                        "zero1, zero2, zero3 (default: data, and the others where data "
+                        "parallelism runs out of memory)");
         cmd->add_option("--software", o->software, "Software platform id or JSON file");
         cmd->add_option("--image", o->image, "Square input size (pixels)");
         cmd->add_option("--max-gpus", o->max_gpus, "At most this many GPUs (default 1024)");

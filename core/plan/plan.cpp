@@ -84,13 +84,17 @@ std::vector<PlanPoint> planGroup(const PlanRequest& request, const Group& group,
     // that does not fit is never a candidate. The sharding and splitting strategies are
     // checked one by one.
     const bool data_fits = estimateMemory(s).fits;
+    // Unless strategies are named, the others are tried only where data parallelism cannot
+    // hold the batch: for a CNN it is the fastest wherever it fits, and the pipelines and
+    // shardings would triple the candidates (and the time) for points that never win.
+    const bool others = !request.parallels.empty() || !data_fits;
     const LayerPassTable table = layerPassTable(s);
     std::map<int, LayerPassTable> pipeline_tables; // by stages: a micro-batch's layer times
     for (const int system_index : systems) {
         const SystemProfile& system = request.systems[static_cast<std::size_t>(system_index)];
         s.system = system;
         for (const Layout& layout : layouts_of_system[static_cast<std::size_t>(system_index)]) {
-            if (layout.parallel == ParallelStrategy::Data && !data_fits)
+            if (layout.parallel == ParallelStrategy::Data ? !data_fits : !others)
                 continue;
             s.nodes = layout.nodes;
             s.gpus_per_node = layout.gpus_per_node;

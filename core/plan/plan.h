@@ -42,8 +42,9 @@ struct PlanRequest {
     std::vector<SystemProfile> systems; // each GPU is paired with the systems it fits
     std::vector<Precision> precisions;  // empty: all; each only where the GPU has it
     std::vector<SyncStrategy> syncs;    // empty: every strategy that applies
-    // Parallel strategies to try; empty: every one that applies (the non-data strategies
-    // exchange by NCCL all-reduce, so they come only where allreduce-nccl is tried).
+    // Parallel strategies to try; empty: data parallelism, and every other one that applies
+    // where data parallelism does not fit the batch (the non-data strategies exchange by
+    // NCCL all-reduce, so they come only where allreduce-nccl is tried).
     std::vector<ParallelStrategy> parallels;
     int64_t dataset_images = kImageNetTrainImages;
     int epochs = kDefaultEpochs;

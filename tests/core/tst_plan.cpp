@@ -198,6 +198,40 @@ class Plan : public QObject {
             QVERIFY(!(gpuOf(m_request, p).id == "gtx1080" && p.batch_per_gpu == 1024));
     }
 
+    void otherStrategiesComeInWhereDataParallelismDoesNotFit() {
+        int others = 0;
+        for (const PlanPoint& p : m_result.candidates) {
+            if (p.parallel == ParallelStrategy::Data)
+                continue;
+            ++others;
+            Scenario s;
+            s.network = m_request.network;
+            s.gpu = gpuOf(m_request, p);
+            s.software = m_request.software;
+            s.batch_per_gpu = p.batch_per_gpu;
+            s.precision = p.precision;
+            QVERIFY2(!estimateMemory(s).fits,
+                     qPrintable(QString::fromStdString(s.gpu.id) + " batch " +
+                                QString::number(p.batch_per_gpu)));
+        }
+        QVERIFY(others > 0); // the largest batches fit only when split or sharded
+
+        // Named strategies are tried wherever they apply, and only they on several GPUs.
+        PlanRequest r;
+        PlanHardwareChoice choice;
+        choice.gpus = {"v100-sxm2-16gb"};
+        choice.systems = {"dgx1-v100"};
+        loadPlanHardware(choice, r);
+        r.software = m_request.software;
+        r.network = loadNetwork("alexnet");
+        r.constraints.max_gpus = 8;
+        r.parallels = {ParallelStrategy::Zero2};
+        const PlanResult zero = plan(r);
+        QVERIFY(!zero.candidates.empty());
+        for (const PlanPoint& p : zero.candidates)
+            QVERIFY(p.totalGpus() == 1 || p.parallel == ParallelStrategy::Zero2);
+    }
+
     void gpusGoOnlyIntoSystemsThatTakeThem() {
         for (const PlanPoint& p : m_result.candidates) {
             const GpuProfile& gpu = gpuOf(m_request, p);
