@@ -63,9 +63,9 @@ QString legendHtml(const ResultPtr& current, const QList<PinnedCurves>& pins, bo
         entry(0, ScalingChartsView::tr("Current:"), current->settings);
     for (int i = 0; i < pins.size(); ++i)
         entry(i + 1, ScalingChartsView::tr("Pin %1:").arg(i + 1), pins[i].settings);
-    html += ScalingChartsView::tr("<i>Solid: images/s (left axis) · dashed: scaling efficiency "
-                                  "(right axis) · ■ current scenario · ★ batch does not fit in "
-                                  "GPU memory</i>");
+    html += ScalingChartsView::tr("<i>Solid: images/s (left axis) · shaded: 80% error band · "
+                                  "dashed: scaling efficiency (right axis) · ■ current scenario · "
+                                  "★ batch does not fit in GPU memory</i>");
     return html;
 }
 } // namespace
