@@ -85,7 +85,7 @@ std::vector<PlanPoint> planGroup(const PlanRequest& request, const Group& group,
     // checked one by one.
     const bool data_fits = estimateMemory(s).fits;
     // Unless strategies are named, the others are tried only where data parallelism cannot
-    // hold the batch: for a CNN it is the fastest wherever it fits, and the pipelines and
+    // hold the batch: for a CNN it is usually the fastest where it fits, and the pipelines and
     // shardings would triple the candidates (and the time) for points that never win.
     const bool others = !request.parallels.empty() || !data_fits;
     const LayerPassTable table = layerPassTable(s);
