@@ -439,16 +439,7 @@ void concat(Importer& im) {
         im.fail("has no inputs");
     if (!im.hasAttr("axis"))
         im.fail("axis is required");
-    std::vector<Value> acts;
-    for (int i = 0; i < im.inputCount(); ++i)
-        if (!im.isConstant(i))
-            acts.push_back(im.activation(i));
-    if (acts.empty())
-        im.fail("no input flows from the network input");
-    std::vector<const Value*> ptrs;
-    for (const Value& v : acts)
-        ptrs.push_back(&v);
-    const BatchLayout batch = sharedLayout(im, ptrs);
+    const auto [acts, batch] = combinedActivations(im, im.inputCount());
     const Value& ref = acts.front();
     const auto rank = static_cast<int64_t>(onnxDims(ref, im.exportBatch()).size());
     const int64_t onnx_axis = im.normalizeAxis(im.attrInt("axis", 1), rank);

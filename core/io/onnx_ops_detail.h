@@ -33,4 +33,12 @@ std::vector<int64_t> intsOf(Importer& im, int input, const char* attr);
 // every one that places the batch must place it on the same ONNX axis counted from the end.
 BatchLayout sharedLayout(Importer& im, const std::vector<const Value*>& values);
 
+// The activations among the node's first `count` inputs (constants left out) and the layout
+// they share; fails when none flows from the network input.
+struct CombinedActivations {
+    std::vector<Value> values;
+    BatchLayout layout;
+};
+CombinedActivations combinedActivations(Importer& im, int count);
+
 } // namespace iterscope::onnx_import

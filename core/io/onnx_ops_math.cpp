@@ -76,6 +76,20 @@ BatchLayout sharedLayout(Importer& im, const std::vector<const Value*>& values) 
     return *shared;
 }
 
+CombinedActivations combinedActivations(Importer& im, int count) {
+    CombinedActivations out;
+    for (int i = 0; i < count; ++i)
+        if (!im.isConstant(i))
+            out.values.push_back(im.activation(i));
+    if (out.values.empty())
+        im.fail("no input flows from the network input");
+    std::vector<const Value*> ptrs;
+    for (const Value& v : out.values)
+        ptrs.push_back(&v);
+    out.layout = sharedLayout(im, ptrs);
+    return out;
+}
+
 namespace {
 
 void claimInput(Importer& im, int i) {
@@ -130,16 +144,7 @@ void matmul(Importer& im, bool gemm) {
     // A product of two tensors that are not (activation, 2-D weight): each constant operand
     // becomes a Constant layer given to every sample.
     std::vector<std::size_t> layers;
-    std::vector<Value> acts;
-    for (int i = 0; i < 2; ++i)
-        if (!im.isConstant(i))
-            acts.push_back(im.activation(i));
-    if (acts.empty())
-        im.fail("no input flows from the network input");
-    std::vector<const Value*> ptrs;
-    for (const Value& v : acts)
-        ptrs.push_back(&v);
-    const BatchLayout batch = sharedLayout(im, ptrs);
+    const auto [acts, batch] = combinedActivations(im, 2);
     for (const Value& v : acts) {
         const auto rank = static_cast<int64_t>(onnxDims(v, im.exportBatch()).size());
         if (!v.batch.free() && v.batch.axis >= rank - 2)
