@@ -1,28 +1,22 @@
 // iterscope-cli plan as outside checks run it (DESIGN.md "Interfaces"): the JSON keys, --all,
 // CSV, a prices file of one's own, and one-line errors with exit status 1.
+#include "cli_runner.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR);
-    p.setProcessEnvironment(env);
-    p.start(ITERSCOPE_CLI_PATH, args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+// Every child process reads the test's own profiles.
+CliResult cli(const QStringList& args) {
+    qputenv("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR);
+    CliResult r = runCli(args);
+    if (r.crashed)
+        r.exit_code = -1; // never taken for a clean exit, whatever the signal
+    return r;
 }
 
 // A small plan: two DGX systems with their GPUs and a workstation with a PCIe card; `more`
@@ -47,8 +41,8 @@ void checkPoint(const QJsonObject& p) {
     QVERIFY(p["energy_kwh"].toDouble() > 0);
 }
 
-void expectOneLineError(const Run& r, const char* expected) {
-    QCOMPARE(r.code, 1);
+void expectOneLineError(const CliResult& r, const char* expected) {
+    QCOMPARE(r.exit_code, 1);
     QVERIFY(r.out.isEmpty());
     const QByteArray err = r.err.trimmed();
     QVERIFY2(!err.contains('\n'), err.constData());
@@ -61,8 +55,8 @@ class PlanCli : public QObject {
     Q_OBJECT
   private slots:
     void jsonHasTheDocumentedKeys() {
-        const Run r = cli(small({"--format", "json"}));
-        QCOMPARE(r.code, 0);
+        const CliResult r = cli(small({"--format", "json"}));
+        QCOMPARE(r.exit_code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QVERIFY(o["candidates"].toInt() > 50);
         const QJsonArray pareto = o["pareto"].toArray();
@@ -82,8 +76,8 @@ class PlanCli : public QObject {
     }
 
     void allListsEveryCandidate() {
-        const Run r = cli(small({"--all", "--format", "json"}));
-        QCOMPARE(r.code, 0);
+        const CliResult r = cli(small({"--all", "--format", "json"}));
+        QCOMPARE(r.exit_code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         const QJsonArray all = o["all"].toArray();
         QCOMPARE(all.size(), o["candidates"].toInt());
@@ -92,8 +86,8 @@ class PlanCli : public QObject {
     }
 
     void csvHasAHeaderAndTheFront() {
-        const Run r = cli(small({"--format", "csv"}));
-        QCOMPARE(r.code, 0);
+        const CliResult r = cli(small({"--format", "csv"}));
+        QCOMPARE(r.exit_code, 0);
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QVERIFY(lines.size() >= 3);
         QVERIFY(lines[0].startsWith("gpu,system,nodes,gpus_per_node"));
@@ -101,8 +95,8 @@ class PlanCli : public QObject {
     }
 
     void tableNamesTheFastestAndTheCheapest() {
-        const Run r = cli(small());
-        QCOMPARE(r.code, 0);
+        const CliResult r = cli(small());
+        QCOMPARE(r.exit_code, 0);
         QVERIFY(r.out.contains("Pareto front"));
         QVERIFY(r.out.contains("Fastest:"));
         QVERIFY(r.out.contains("Cheapest:"));
@@ -119,10 +113,10 @@ class PlanCli : public QObject {
         const QStringList args{"plan",      "--network", "resnet18",   "--gpus", "a100-sxm4-80gb",
                                "--systems", "dgx-a100",  "--max-gpus", "8",      "--format",
                                "json"};
-        const Run shipped = cli(args);
-        const Run mine = cli(args + QStringList{"--prices", path});
-        QCOMPARE(shipped.code, 0);
-        QCOMPARE(mine.code, 0);
+        const CliResult shipped = cli(args);
+        const CliResult mine = cli(args + QStringList{"--prices", path});
+        QCOMPARE(shipped.exit_code, 0);
+        QCOMPARE(mine.exit_code, 0);
         const QJsonObject a = QJsonDocument::fromJson(shipped.out).object()["cheapest"].toObject();
         const QJsonObject b = QJsonDocument::fromJson(mine.out).object()["cheapest"].toObject();
         QCOMPARE(b["usd_per_gpu_hour"].toDouble(), 0.01);

@@ -1,28 +1,22 @@
 // iterscope-cli predict / sweep / validate / trace as outside checks run them (DESIGN.md
 // "Interfaces"): JSON field names, one row per sweep combination, one-line errors.
+#include "cli_runner.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run cli(const QStringList& args) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR);
-    p.setProcessEnvironment(env);
-    p.start(ITERSCOPE_CLI_PATH, args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+// Every child process reads the test's own profiles.
+CliResult cli(const QStringList& args) {
+    qputenv("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR);
+    CliResult r = runCli(args);
+    if (r.crashed)
+        r.exit_code = -1; // never taken for a clean exit, whatever the signal
+    return r;
 }
 
 const QStringList kScenario{"--network", "resnet50",        "--gpu", "v100-sxm2-16gb", "--system",
@@ -34,8 +28,9 @@ class PredictCli : public QObject {
     Q_OBJECT
   private slots:
     void predictJsonHasTheDocumentedFields() {
-        const Run r = cli(QStringList{"predict"} + kScenario + QStringList{"--format", "json"});
-        QCOMPARE(r.code, 0);
+        const CliResult r =
+            cli(QStringList{"predict"} + kScenario + QStringList{"--format", "json"});
+        QCOMPARE(r.exit_code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         for (const char* key :
              {"iteration_ms", "images_per_second", "forward_ms", "backward_ms", "update_ms",
@@ -49,8 +44,9 @@ class PredictCli : public QObject {
     }
 
     void predictJsonCarriesItsErrorBand() {
-        const Run r = cli(QStringList{"predict"} + kScenario + QStringList{"--format", "json"});
-        QCOMPARE(r.code, 0);
+        const CliResult r =
+            cli(QStringList{"predict"} + kScenario + QStringList{"--format", "json"});
+        QCOMPARE(r.exit_code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         const double t = o["iteration_ms"].toDouble(), ips = o["images_per_second"].toDouble();
         const double t_low = o["iteration_ms_low"].toDouble(),
@@ -69,37 +65,38 @@ class PredictCli : public QObject {
 
     void layoutAndDataChoicesReachThePrediction() {
         auto ms = [&](const QStringList& extra) {
-            const Run r = cli(QStringList{"predict"} + kScenario +
-                              QStringList{"--precision", "amp", "--format", "json"} + extra);
+            const CliResult r = cli(QStringList{"predict"} + kScenario +
+                                    QStringList{"--precision", "amp", "--format", "json"} + extra);
             const QJsonObject o = QJsonDocument::fromJson(r.out).object();
             return o["iteration_ms"].toDouble();
         };
         // NCHW half-precision convolutions pay for transposes; real data can only add waiting.
         QVERIFY(ms({"--layout", "nchw"}) > ms({"--layout", "nhwc"}));
         QVERIFY(ms({"--data", "real"}) >= ms({"--data", "synthetic"}));
-        const Run bad = cli(QStringList{"predict"} + kScenario + QStringList{"--layout", "nwhc"});
-        QCOMPARE(bad.code, 1);
+        const CliResult bad =
+            cli(QStringList{"predict"} + kScenario + QStringList{"--layout", "nwhc"});
+        QCOMPARE(bad.exit_code, 1);
         QVERIFY(bad.err.contains("--layout"));
     }
 
     void sweepGivesOneRowPerCombination() {
-        const Run r = cli({"sweep", "--network", "resnet50", "--gpu", "v100-sxm2-16gb", "--system",
-                           "cluster-25gbe", "--nodes", "1,2", "--gpus-per-node", "1,4,8", "--batch",
-                           "32,64", "--format", "csv"});
-        QCOMPARE(r.code, 0);
+        const CliResult r = cli({"sweep", "--network", "resnet50", "--gpu", "v100-sxm2-16gb",
+                                 "--system", "cluster-25gbe", "--nodes", "1,2", "--gpus-per-node",
+                                 "1,4,8", "--batch", "32,64", "--format", "csv"});
+        QCOMPARE(r.exit_code, 0);
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 1 + 12);
         QVERIFY(lines[0].startsWith("nodes,gpus_per_node"));
-        const Run j = cli(
+        const CliResult j = cli(
             {"sweep", "--network", "resnet50", "--gpus-per-node", "1,2,4,8", "--format", "json"});
-        QCOMPARE(j.code, 0);
+        QCOMPARE(j.exit_code, 0);
         QCOMPARE(QJsonDocument::fromJson(j.out).object()["rows"].toArray().size(), 4);
     }
 
     void validateReportsRowsAndMape() {
-        const Run r =
+        const CliResult r =
             cli({"validate", QString(ITERSCOPE_TEST_DATA) + "/published.csv", "--format", "json"});
-        QCOMPARE(r.code, 0);
+        QCOMPARE(r.exit_code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         const QJsonArray rows = o["rows"].toArray();
         QVERIFY(rows.size() > 100);
@@ -112,8 +109,8 @@ class PredictCli : public QObject {
     void traceWritesChromeTraceEvents() {
         QTemporaryDir dir;
         const QString path = dir.filePath("t.json");
-        const Run r = cli(QStringList{"trace"} + kScenario + QStringList{"--out", path});
-        QCOMPARE(r.code, 0);
+        const CliResult r = cli(QStringList{"trace"} + kScenario + QStringList{"--out", path});
+        QCOMPARE(r.exit_code, 0);
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
@@ -128,9 +125,9 @@ class PredictCli : public QObject {
     void parallelStrategiesReportTheirFields() {
         const QStringList pipeline{"--parallel",      "pipeline", "--pipeline-stages", "4",
                                    "--micro-batches", "8",        "--schedule",        "gpipe"};
-        const Run r =
+        const CliResult r =
             cli(QStringList{"predict"} + kScenario + pipeline + QStringList{"--format", "json"});
-        QCOMPARE(r.code, 0);
+        QCOMPARE(r.exit_code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o["parallel"].toString(), QString("pipeline"));
         QCOMPARE(o["pipeline_stages"].toInt(), 4);
@@ -148,7 +145,7 @@ class PredictCli : public QObject {
 
         // Data parallelism on the same GPUs: no bubble, and ZeRO-3 holds less per GPU.
         const auto json = [&](const QStringList& extra) {
-            const Run run =
+            const CliResult run =
                 cli(QStringList{"predict"} + kScenario + extra + QStringList{"--format", "json"});
             return QJsonDocument::fromJson(run.out).object();
         };
@@ -160,9 +157,9 @@ class PredictCli : public QObject {
     }
 
     void strategiesReachSweepAndTrace() {
-        const Run sweep = cli({"sweep", "--network", "resnet50", "--gpus-per-node", "2,8",
-                               "--parallel", "zero2", "--format", "csv"});
-        QCOMPARE(sweep.code, 0);
+        const CliResult sweep = cli({"sweep", "--network", "resnet50", "--gpus-per-node", "2,8",
+                                     "--parallel", "zero2", "--format", "csv"});
+        QCOMPARE(sweep.exit_code, 0);
         QCOMPARE(sweep.out.trimmed().split('\n').size(), 3);
         QVERIFY(sweep.out.startsWith("nodes,"));
         QVERIFY(sweep.out.split('\n')[0].contains("exchanged_bytes_per_gpu"));
@@ -170,10 +167,10 @@ class PredictCli : public QObject {
         // One Chrome-trace process per GPU, so every stage of a pipeline has its own lanes.
         QTemporaryDir dir;
         const QString path = dir.filePath("t.json");
-        const Run trace =
+        const CliResult trace =
             cli(QStringList{"trace"} + kScenario +
                 QStringList{"--parallel", "pipeline", "--pipeline-stages", "4", "--out", path});
-        QCOMPARE(trace.code, 0);
+        QCOMPARE(trace.exit_code, 0);
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QSet<int> pids;
@@ -213,8 +210,8 @@ class PredictCli : public QObject {
     }
     void badInputIsOneLineAndExitOne() {
         QFETCH(QStringList, args);
-        const Run r = cli(args);
-        QCOMPARE(r.code, 1);
+        const CliResult r = cli(args);
+        QCOMPARE(r.exit_code, 1);
         QCOMPARE(r.err.trimmed().count('\n'), 0);
         QVERIFY(!r.err.trimmed().isEmpty());
     }
@@ -227,8 +224,8 @@ class PredictCli : public QObject {
         f.write("{\"format\": \"iterscope-gpu\", \"version\": 1, \"id\": \"x\", \"sm_count\": "
                 "\"many\"}");
         f.close();
-        const Run r = cli({"predict", "--gpu", path});
-        QCOMPARE(r.code, 1);
+        const CliResult r = cli({"predict", "--gpu", path});
+        QCOMPARE(r.exit_code, 1);
         QVERIFY(r.err.contains("broken-gpu.json"));
     }
 };
