@@ -4,6 +4,7 @@
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/communication_model.h"
+#include "model/iteration.h"
 #include "model/model.h"
 #include "model/parallel_exchange.h"
 #include "model/pipeline_schedule.h"
@@ -146,6 +147,18 @@ class ParallelFormulas : public QObject {
                 broadcast_start = e.start_ms;
         }
         QCOMPARE(broadcast_start, update_end);
+
+        // Before its 1/8 of the optimizer step an owner sums the 8 gradients of its shard:
+        // 8 reads and 1 write of 1/8 of the FP32 gradients, at the GPU's streaming rate.
+        const ComputeRates rates = layerPassTable(s).rates;
+        const double params = static_cast<double>(s.network->analysis.total_params);
+        const double tensors = detail::paramTensors(s.network->network, s.network->analysis);
+        int trainable = 0;
+        for (const LayerCost& c : s.network->analysis.layers)
+            trainable += c.params > 0 ? 1 : 0;
+        const double shard_step = detail::optimizerStepMs(s, rates, params / 8, tensors, trainable);
+        const double sum = 9.0 * (params / 8) * 4.0 / rates.bytes_per_ms;
+        QVERIFY(qAbs(p.update_ms - (shard_step + sum)) < 1e-9 * p.update_ms);
     }
 
     void pipelineBatchesAndStagesFollowTheFlags() {
