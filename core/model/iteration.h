@@ -85,8 +85,8 @@ int64_t gradientElementBytes(const Scenario& s);
 
 namespace iterscope {
 // Memory of the strategies that shard or split (estimateMemory calls these).
-MemoryInputs hybridMemoryInputs(const Scenario& s);
-MemoryInputs zeroMemoryInputs(const Scenario& s);
+MemoryInputs hybridMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts);
+MemoryInputs zeroMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts);
 MemoryEstimate pipelineMemory(const Scenario& s);
 
 // The strategies (data parallelism in model.cpp, the others in parallel_*.cpp), called by

@@ -91,10 +91,6 @@ NetworkMemoryFacts networkMemoryFacts(const Network& net, const NetworkAnalysis&
     return f;
 }
 
-MemoryInputs dataMemoryInputs(const Scenario& s) {
-    return dataMemoryInputs(s, networkMemoryFacts(s.network->network, s.network->analysis));
-}
-
 MemoryInputs dataMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts) {
     const double elem = activationBytes(s.precision);
     const double params = static_cast<double>(s.network->analysis.total_params);
@@ -169,19 +165,23 @@ std::vector<double> savedElementsByLayer(const Network& net, const NetworkAnalys
 }
 
 MemoryEstimate estimateMemory(const Scenario& s) {
+    return estimateMemory(s, networkMemoryFacts(s.network->network, s.network->analysis));
+}
+
+MemoryEstimate estimateMemory(const Scenario& s, const NetworkMemoryFacts& facts) {
     switch (s.parallel) {
     case ParallelStrategy::Data:
         break;
     case ParallelStrategy::Hybrid:
-        return memoryFor(s, hybridMemoryInputs(s));
+        return memoryFor(s, hybridMemoryInputs(s, facts));
     case ParallelStrategy::Pipeline:
         return pipelineMemory(s);
     case ParallelStrategy::Zero1:
     case ParallelStrategy::Zero2:
     case ParallelStrategy::Zero3:
-        return memoryFor(s, zeroMemoryInputs(s));
+        return memoryFor(s, zeroMemoryInputs(s, facts));
     }
-    return memoryFor(s, dataMemoryInputs(s));
+    return memoryFor(s, dataMemoryInputs(s, facts));
 }
 
 } // namespace iterscope

@@ -25,6 +25,17 @@ struct MemoryEstimate {
 // needs the most (docs/model.md "Parallel strategies").
 MemoryEstimate estimateMemory(const Scenario& s);
 
+// What the memory model reads of a network whatever the scenario, in elements per sample:
+// worked out once with a layer-pass table rather than on every prediction.
+struct NetworkMemoryFacts {
+    double saved = 0;          // what forward keeps for backward, each tensor once
+    double largest_output = 0; // the largest single output
+    double workspace = 0;      // the largest convolution's im2col buffer
+};
+NetworkMemoryFacts networkMemoryFacts(const Network& net, const NetworkAnalysis& analysis);
+// estimateMemory with the network's facts already at hand (a layer-pass table keeps them).
+MemoryEstimate estimateMemory(const Scenario& s, const NetworkMemoryFacts& facts);
+
 // What one GPU holds, as estimateMemory's strategies see it: model state in bytes (fixed),
 // and bytes per sample of batch_per_gpu (activations kept for backward, the convolution
 // workspace before the software's cap).
@@ -36,16 +47,7 @@ struct MemoryInputs {
 };
 // The estimate from those inputs: totals, whether the batch fits, the largest that does.
 MemoryEstimate memoryFor(const Scenario& s, const MemoryInputs& in);
-// What the memory model reads of a network whatever the scenario, in elements per sample:
-// worked out once with a layer-pass table rather than on every prediction.
-struct NetworkMemoryFacts {
-    double saved = 0;          // what forward keeps for backward, each tensor once
-    double largest_output = 0; // the largest single output
-    double workspace = 0;      // the largest convolution's im2col buffer
-};
-NetworkMemoryFacts networkMemoryFacts(const Network& net, const NetworkAnalysis& analysis);
 // Data parallelism: every GPU holds the whole model and its own samples' activations.
-MemoryInputs dataMemoryInputs(const Scenario& s);
 MemoryInputs dataMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts);
 // Elements per sample that forward keeps for backward, by the layer that keeps them (the
 // first layer that saves a tensor, for a tensor several save): a pipeline stage holds the

@@ -465,7 +465,7 @@ Prediction predictData(const Scenario& s, const LayerPassTable& table, PredictDe
     }
     detail::endIteration(s, p, gpu_iteration_ms, exchange.active && exchange.barrier, timeline);
 
-    detail::setMemory(p, memoryFor(s, dataMemoryInputs(s, table.memory)));
+    detail::setMemory(p, estimateMemory(s, table.memory));
     p.groups = {{"every GPU", s.totalGpus()}};
     if (!full)
         p.layers = {};

@@ -86,8 +86,8 @@ HybridExchange hybridForwardExchange(const Scenario& s) {
     return x;
 }
 
-MemoryInputs hybridMemoryInputs(const Scenario& s) {
-    MemoryInputs in = dataMemoryInputs(s);
+MemoryInputs hybridMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts) {
+    MemoryInputs in = dataMemoryInputs(s, facts);
     const int g = s.gpus_per_node;
     if (g <= 1)
         return in;
@@ -273,7 +273,7 @@ Prediction predictHybrid(const Scenario& s, const LayerPassTable& table, Predict
         std::max(update_start + p.update_ms, sw.overlap_input ? p.input_ms : 0.0);
     detail::endIteration(s, p, gpu_end, s.totalGpus() > 1, timeline);
 
-    detail::setMemory(p, estimateMemory(s));
+    detail::setMemory(p, estimateMemory(s, table.memory));
     p.groups = {{"every GPU", s.totalGpus()}};
     if (!full)
         p.layers = {};

@@ -78,8 +78,8 @@ double zeroSentBytes(ParallelStrategy zero, double gradient_bytes, double parame
     return zero == ParallelStrategy::Zero3 ? scatter + 2 * gather : scatter + gather;
 }
 
-MemoryInputs zeroMemoryInputs(const Scenario& s) {
-    MemoryInputs in = dataMemoryInputs(s);
+MemoryInputs zeroMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts) {
+    MemoryInputs in = dataMemoryInputs(s, facts);
     const double n = s.totalGpus();
     if (n <= 1)
         return in;
@@ -268,7 +268,7 @@ Prediction predictZero(const Scenario& s, const LayerPassTable& table, PredictDe
     const double gpu_end = std::max(step_end, sw.overlap_input ? p.input_ms : 0.0);
     detail::endIteration(s, p, gpu_end, true, timeline);
 
-    detail::setMemory(p, estimateMemory(s));
+    detail::setMemory(p, estimateMemory(s, table.memory));
     p.groups = {{"every GPU", n}};
     if (!full)
         p.layers = {};

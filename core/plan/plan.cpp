@@ -83,12 +83,12 @@ std::vector<PlanPoint> planGroup(const PlanRequest& request, const Group& group,
     // Under data parallelism memory depends on the GPU, precision and batch only: a batch
     // that does not fit is never a candidate. The sharding and splitting strategies are
     // checked one by one.
-    const bool data_fits = estimateMemory(s).fits;
+    const LayerPassTable table = layerPassTable(s);
+    const bool data_fits = estimateMemory(s, table.memory).fits;
     // Unless strategies are named, the others are tried only where data parallelism cannot
     // hold the batch: for a CNN it is usually the fastest where it fits, and the pipelines and
     // shardings would triple the candidates (and the time) for points that never win.
     const bool others = !request.parallels.empty() || !data_fits;
-    const LayerPassTable table = layerPassTable(s);
     std::map<int, LayerPassTable> pipeline_tables; // by stages: a micro-batch's layer times
     for (const int system_index : systems) {
         const SystemProfile& system = request.systems[static_cast<std::size_t>(system_index)];
