@@ -1,5 +1,6 @@
 #include "validation/validation.h"
 
+#include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "util/error.h"
@@ -24,8 +25,34 @@ constexpr std::size_t kMaxFieldLength = 256;
 
 const char* const kColumns[] = {"id",       "source", "network",  "image",         "batch_per_gpu",
                                 "gpu",      "system", "nodes",    "gpus_per_node", "precision",
-                                "software", "sync",   "ps_count", "metric",        "measured"};
+                                "software", "sync",   "ps_count", "metric",        "measured",
+                                "layout",   "data"};
 constexpr std::size_t kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
+
+bool optionalColumn(const std::string& name) {
+    return name == "ps_count" || name == "layout" || name == "data";
+}
+
+// A network file names itself by its extension; a built-in id has none of these.
+bool looksLikeNetworkPath(const std::string& s) {
+    return s.find('/') != std::string::npos || s.ends_with(".onnx") || s.ends_with(".prototxt") ||
+           s.ends_with(".json");
+}
+
+// A path in a measurement file is relative to that file, wherever the command runs.
+std::string besideCsv(const std::string& value, bool is_path, const std::string& file,
+                      const std::string& ctx) {
+    if (!is_path)
+        return value;
+    std::filesystem::path p(value);
+    if (p.is_relative())
+        p = std::filesystem::path(file).parent_path() / p;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(p, ec))
+        throw InputError(ctx + ": no such file '" + value.substr(0, 120) + "' (looked for " +
+                         p.string().substr(0, 200) + ")");
+    return p.lexically_normal().string();
+}
 
 std::vector<std::string> splitLine(const std::string& line) {
     std::vector<std::string> fields;
@@ -92,7 +119,7 @@ std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std
                     if (fields[i] == kColumns[c])
                         index[c] = static_cast<int>(i);
             for (std::size_t c = 0; c < kColumnCount; ++c)
-                if (index[c] < 0 && std::string(kColumns[c]) != "ps_count")
+                if (index[c] < 0 && !optionalColumn(kColumns[c]))
                     throw InputError(file + ": header: missing column '" + kColumns[c] + "'");
             header = true;
             continue;
@@ -128,6 +155,22 @@ std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std
                 : static_cast<int>(parseInteger(ps, 0, 1 << 16, where(file, line_no, "ps_count")));
         r.metric = get(13);
         r.measured = parseNumber(get(14), where(file, line_no, "measured"));
+        r.layout = get(15);
+        r.data = get(16);
+        if (!r.layout.empty() && !parseLayout(r.layout))
+            throw InputError(where(file, line_no, "layout") + ": unknown '" +
+                             r.layout.substr(0, 40) + "' (nchw, nhwc or empty)");
+        if (!r.data.empty() && !parseDataSource(r.data))
+            throw InputError(where(file, line_no, "data") + ": unknown '" + r.data.substr(0, 40) +
+                             "' (real, synthetic or empty)");
+        r.network = besideCsv(r.network, looksLikeNetworkPath(r.network), file,
+                              where(file, line_no, "network"));
+        r.gpu =
+            besideCsv(r.gpu, profile_json::looksLikePath(r.gpu), file, where(file, line_no, "gpu"));
+        r.system = besideCsv(r.system, profile_json::looksLikePath(r.system), file,
+                             where(file, line_no, "system"));
+        r.software = besideCsv(r.software, profile_json::looksLikePath(r.software), file,
+                               where(file, line_no, "software"));
         if (r.id.empty())
             throw InputError(where(file, line_no, "id") + ": empty");
         if (!parsePrecision(r.precision))
@@ -205,6 +248,10 @@ Scenario scenarioForRow(const ValidationRow& row, const ValidationResolver& reso
     s.precision = parsePrecision(row.precision).value_or(Precision::FP32);
     s.sync = parseSyncStrategy(row.sync).value_or(SyncStrategy::None);
     s.ps_count = row.ps_count;
+    if (!row.layout.empty())
+        s.layout = parseLayout(row.layout).value_or(ActivationLayout::Auto);
+    if (!row.data.empty())
+        s.data = parseDataSource(row.data).value_or(DataSource::Auto);
     return s;
 }
 

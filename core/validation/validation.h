@@ -22,11 +22,17 @@ struct ValidationRow {
     int nodes = 1, gpus_per_node = 1;
     std::string precision, software, sync;
     int ps_count = 0;
+    // What the benchmark harness did, when its source says: "nchw" or "nhwc", "real" or
+    // "synthetic"; empty: the software's default.
+    std::string layout, data;
     std::string metric; // images_per_second | fwd_bwd_ms | forward_ms | backward_ms
     double measured = 0;
 };
 
-// Throws InputError("<file>: line N: <column>: <problem>") on a malformed file.
+// Throws InputError("<file>: line N: <column>: <problem>") on a malformed file. The
+// optional columns are ps_count, layout and data; a gpu, system, software or network that
+// is a path (holds a '/' or ends in .json) is taken relative to the CSV's folder, as the
+// command line takes one relative to the working directory, and must exist.
 std::vector<ValidationRow> readValidationCsv(const std::string& path);
 std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std::string& file);
 
@@ -47,7 +53,7 @@ double metricValue(const Prediction& p, const std::string& metric);
 struct RowResult {
     ValidationRow row;
     double predicted = 0;
-    double ape = 0; // |predicted - measured| / measured, in percent
+    double ape = 0;             // |predicted - measured| / measured, in percent
     bool fits_in_memory = true; // every published row ran, so false is a model defect
 };
 
