@@ -46,6 +46,10 @@ QString allreduceAlgorithmTitle(AllreduceAlgorithm a) {
         return tr("Tree");
     case AllreduceAlgorithm::Hierarchical:
         return tr("Hierarchical (inside nodes first)");
+    case AllreduceAlgorithm::Nvls:
+        return tr("NVLS (reduced in the NVSwitch)");
+    case AllreduceAlgorithm::CollNet:
+        return tr("CollNet (reduced in SHARP switches)");
     default:
         break;
     }

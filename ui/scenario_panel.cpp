@@ -79,9 +79,9 @@ void setItemAvailable(QComboBox* combo, int index, const QString& why, const QSt
 bool isCollectiveSync(const QString& id) {
     return id == QLatin1String("allreduce-nccl") || id == QLatin1String("allreduce-copy");
 }
-const AllreduceAlgorithm kAlgorithms[] = {AllreduceAlgorithm::Auto, AllreduceAlgorithm::Ring,
-                                          AllreduceAlgorithm::Tree,
-                                          AllreduceAlgorithm::Hierarchical};
+const AllreduceAlgorithm kAlgorithms[] = {
+    AllreduceAlgorithm::Auto,         AllreduceAlgorithm::Ring, AllreduceAlgorithm::Tree,
+    AllreduceAlgorithm::Hierarchical, AllreduceAlgorithm::Nvls, AllreduceAlgorithm::CollNet};
 } // namespace
 
 ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
@@ -157,9 +157,11 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     m_precision->addItem(tr("FP32"), QStringLiteral("fp32"));
     m_precision->addItem(tr("TF32 tensor cores"), QStringLiteral("tf32"));
     m_precision->addItem(tr("Mixed (FP16 tensor cores)"), QStringLiteral("amp"));
+    m_precision->addItem(tr("Mixed (BF16 tensor cores)"), QStringLiteral("bf16"));
     m_precision->setToolTip(tr("Arithmetic: plain FP32 lanes, TF32 tensor cores (Ampere and "
-                               "later), or mixed precision with FP16 tensor cores and FP32 "
-                               "master weights"));
+                               "later), or mixed precision with FP32 master weights on FP16 "
+                               "tensor cores (with a loss scaler) or BF16 ones (Ampere and "
+                               "later, no loss scaling)"));
     form->addRow(tr("&Precision:"), m_precision);
 
     m_software = new QComboBox(this);

@@ -37,17 +37,21 @@ void addScenarioFlags(CLI::App* command, ScenarioFlags& flags) {
     command->add_option("--gpus-per-node", flags.gpus_per_node, "GPUs used per node");
     command->add_option("--batch", flags.batch, "Minibatch per GPU");
     command->add_option("--image", flags.image, "Square input size (pixels)");
-    command->add_option("--precision", flags.precision, "fp32, tf32 or amp");
+    command->add_option("--precision", flags.precision,
+                        "fp32, tf32, amp (FP16 with loss scaling) or bf16");
     command->add_option("--sync", flags.sync,
                         "Gradient exchange: none, allreduce-nccl, allreduce-copy, ps-cpu, ps-gpu, "
                         "distributed-replicated, ps-async (default: the software's)");
-    command->add_option("--allreduce", flags.allreduce, "auto, ring, tree or hierarchical");
+    command->add_option("--allreduce", flags.allreduce,
+                        "auto, ring, tree, hierarchical, nvls (NVLink SHARP switches) or "
+                        "collnet (SHARP InfiniBand switches)");
     command->add_option("--overlap", flags.overlap,
                         "Overlap gradient exchange with backward: on|off");
     command->add_option("--bucket-mb", flags.bucket_mb, "Gradient bucket size in MB");
     command->add_option("--ps-count", flags.ps_count,
-                        "Parameter servers (distributed-replicated, ps-cpu and ps-async across "
-                        "nodes; default one per node)");
+                        "Parameter servers across nodes (default: one per node for "
+                        "distributed-replicated; one, on the first node, for ps-cpu and "
+                        "ps-async)");
     command->add_option("--parallel", flags.parallel,
                         "Parallel strategy: data, hybrid, pipeline, zero1, zero2 or zero3 "
                         "(default data)");
@@ -57,10 +61,16 @@ void addScenarioFlags(CLI::App* command, ScenarioFlags& flags) {
                         "Micro-batches per iteration (--parallel pipeline; default 4 per stage)");
     command->add_option("--schedule", flags.schedule, "Pipeline schedule: gpipe or 1f1b");
     command->add_option("--layout", flags.layout,
-                        "Activation layout on tensor cores: auto (the software's), nchw or nhwc");
+                        "Activation layout: auto (what the framework does by itself: NCHW in "
+                        "PyTorch, NHWC for TensorFlow's and MXNet's 16-bit runs), nchw or nhwc "
+                        "(channels-last)");
     command->add_option("--data", flags.data,
                         "Input images: auto (the software's), real (decoded by the host or "
                         "DALI, can cap the rate) or synthetic");
+    command->add_option("--augmentation", flags.augmentation,
+                        "Host augmentation of real images: auto (the network's recipe: "
+                        "AutoAugment for EfficientNet, RandAugment for EfficientNetV2, else "
+                        "standard), standard, autoaugment or randaugment");
 }
 
 std::vector<int64_t> parseIntegerList(const std::string& text, const std::string& flag, int64_t min,
@@ -108,6 +118,13 @@ Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
     s.ps_count = flags.ps_count;
     s.layout = requireLayout(flags.layout, "--layout");
     s.data = requireDataSource(flags.data, "--data");
+    if (flags.augmentation != "auto") {
+        const auto a = parseAugmentation(flags.augmentation);
+        if (!a)
+            throw InputError("--augmentation: unknown '" + flags.augmentation.substr(0, 40) +
+                             "' (auto, standard, autoaugment or randaugment)");
+        s.augmentation = *a;
+    }
     s.parallel = requireParallelStrategy(flags.parallel, "--parallel");
     s.schedule = requirePipelineSchedule(flags.schedule, "--schedule");
     // Checked here so that the error names the flag; validateScenario checks what the

@@ -19,7 +19,8 @@ namespace iterscope {
 using ScenarioFlags = ScenarioChoices;
 
 // Adds --network --gpu --system --nodes --gpus-per-node --batch --image --precision
-// --software --sync --allreduce --overlap --bucket-mb --ps-count --layout --data --parallel
+// --software --sync --allreduce --overlap --bucket-mb --ps-count --layout --data
+// --augmentation --parallel
 // --pipeline-stages --micro-batches --schedule to a command.
 void addScenarioFlags(CLI::App* command, ScenarioFlags& flags);
 

@@ -97,7 +97,7 @@ MemoryInputs dataMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts
     MemoryInputs in;
     in.activations_per_sample = (facts.saved + 2 * facts.largest_output) * elem;
     in.workspace_per_sample = facts.workspace * elem;
-    in.weights = params * (kFp32Bytes + (s.precision == Precision::AMP ? kFp16Bytes : 0));
+    in.weights = params * (kFp32Bytes + (halfPrecision(s.precision) ? kFp16Bytes : 0));
     in.gradients = params * kFp32Bytes;
     in.optimizer = params * s.software.optimizer_state_bytes_per_param;
     return in;

@@ -152,7 +152,7 @@ MemoryEstimate stageMemory(const Scenario& s, const PipelinePlan& plan, int stag
     // Per sample of batch_per_gpu: a micro-batch is batch_per_gpu x P / M samples.
     const double per_batch = static_cast<double>(plan.stages) / plan.micro;
     MemoryInputs in;
-    in.weights = params * (kFp32Bytes + (s.precision == Precision::AMP ? kFp16Bytes : 0));
+    in.weights = params * (kFp32Bytes + (halfPrecision(s.precision) ? kFp16Bytes : 0));
     in.gradients = params * kFp32Bytes;
     in.optimizer = params * s.software.optimizer_state_bytes_per_param;
     in.activations_per_sample = (kept * inFlight(s, stage) + 2 * largest) * elem * per_batch;

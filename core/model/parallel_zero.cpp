@@ -49,9 +49,9 @@ std::vector<Unit> shardingUnits(const NetworkAnalysis& a, double unit_params) {
     return units;
 }
 
-// Bytes of a parameter as the GPUs gather it: the FP16 copy under amp.
+// Bytes of a parameter as the GPUs gather it: the 16-bit copy under amp and bf16.
 double gatheredParamBytes(const Scenario& s) {
-    return s.precision == Precision::AMP ? kFp16Bytes : kFp32Bytes;
+    return halfPrecision(s.precision) ? kFp16Bytes : kFp32Bytes;
 }
 
 double unitParams(const Scenario& s) {
@@ -85,7 +85,7 @@ MemoryInputs zeroMemoryInputs(const Scenario& s, const NetworkMemoryFacts& facts
         return in;
     const double replicated_weights = in.weights;
     const double params = static_cast<double>(s.network->analysis.total_params);
-    const bool amp = s.precision == Precision::AMP;
+    const bool amp = halfPrecision(s.precision);
     // Stage 1: the optimizer state, and under amp the FP32 master weights (ZeRO counts
     // them as optimizer state), 1/N each.
     in.optimizer /= n;

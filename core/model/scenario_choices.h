@@ -24,9 +24,10 @@ struct ScenarioChoices {
     std::string overlap = "on";
     double bucket_mb = 25;
     int ps_count = 0;
-    std::string layout = "auto";   // activations on tensor cores: auto (the software's), nchw, nhwc
-    std::string data = "auto";     // auto (the software's benchmark), real or synthetic
-    std::string parallel = "data"; // data, hybrid, pipeline, zero1, zero2, zero3
+    std::string layout = "auto"; // activations on tensor cores: auto (the software's), nchw, nhwc
+    std::string data = "auto";   // auto (the software's benchmark), real or synthetic
+    std::string augmentation = "auto"; // auto (the network's recipe), standard, autoaugment, ...
+    std::string parallel = "data";     // data, hybrid, pipeline, zero1, zero2, zero3
     int pipeline_stages = 2;
     int micro_batches = 0; // 0: four per stage, or the most below that dividing the batch
     std::string schedule = "1f1b";

@@ -44,6 +44,13 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
                        "The " + nameOf(gpu) +
                            " has neither FP16 tensor cores nor fast FP16: mixed precision "
                            "computes at its FP32 rate; only memory traffic shrinks."});
+    if (s.precision == Precision::BF16 &&
+        (gpu.compute_capability < 8.0 ||
+         (gpu.fp16_tensor_tflops <= 0 && gpu.measured_fp16_tensor_tflops <= 0)))
+        out.push_back({Level::Caution, "bf16-without-tensor-cores",
+                       "The " + nameOf(gpu) +
+                           " has no BF16 tensor cores (they came with Ampere): bf16 computes at "
+                           "its FP32 rate; only memory traffic shrinks."});
 
     const bool pcie_host = s.system.intra_node == "pcie";
     if (pcie_host && isSxmModule(gpu))

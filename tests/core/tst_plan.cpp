@@ -273,7 +273,10 @@ class Plan : public QObject {
     void precisionsNeedTheirHardware() {
         QCOMPARE(planPrecisions(loadGpuProfile("gtx1080"), {}).size(), std::size_t{1});
         QCOMPARE(planPrecisions(loadGpuProfile("v100-sxm2-16gb"), {}).size(), std::size_t{2});
-        QCOMPARE(planPrecisions(loadGpuProfile("a100-pcie"), {}).size(), std::size_t{3});
+        // Ampere: FP32, TF32, FP16 and BF16 mixed precision.
+        QCOMPARE(planPrecisions(loadGpuProfile("a100-pcie"), {}).size(), std::size_t{4});
+        // Volta has FP16 tensor cores, no BF16 ones: asked for bf16, it gets none.
+        QVERIFY(planPrecisions(loadGpuProfile("v100-sxm2-16gb"), {Precision::BF16}).empty());
         QVERIFY(planPrecisions(loadGpuProfile("t4"), {Precision::TF32}).empty());
     }
 
