@@ -22,7 +22,7 @@ struct GpuProfile {
     double fp32_tflops = 0;
     double tf32_tflops = 0;        // 0: no TF32 tensor cores
     double fp16_tensor_tflops = 0; // 0: no FP16 tensor cores (dense, FP32 accumulate)
-    double fp16_tflops = 0;        // FP16 vector rate where no tensor cores (P100), else 0
+    double fp16_tflops = 0;        // FP16 on the vector lanes (not tensor cores); 0: no fast FP16
     int64_t memory_bytes = 0;
     double memory_bandwidth_gbps = 0; // GB/s = 1e9 B/s
     int64_t l2_bytes = 0;
@@ -68,7 +68,7 @@ struct SystemProfile {
     std::string id;   // "dgx1-v100"
     std::string name; // "NVIDIA DGX-1 (V100)"
     std::string source;
-    std::string notes; // unconfirmed values and derivations, from the JSON "notes"
+    std::string notes;       // unconfirmed values and derivations, from the JSON "notes"
     std::string default_gpu; // GPU id this system ships with, "" for any
     int gpus_per_node = 8;   // the most GPUs one node holds
     int max_nodes = 1;       // 1024 for generic clusters
@@ -80,6 +80,9 @@ struct SystemProfile {
     };
     std::vector<NvlinkPair> nvlink_pairs;
     double nvswitch_gbps_per_gpu = 0; // per direction
+    // Third-generation NVSwitch (DGX H100) reduces in the switch (NVLink SHARP): NCCL's NVLS
+    // all-reduce sends each byte to the switch once instead of around a ring.
+    bool nvlink_sharp = false;
     // PCIe tree: GPUs sharing one switch uplink, and the host's PCIe bandwidth.
     int pcie_gen = 3;
     int gpus_per_pcie_switch = 2;
@@ -93,6 +96,9 @@ struct SystemProfile {
     double nic_gbps = 0;           // per NIC per direction, GB/s
     double network_latency_us = 0; // one-way
     std::string network = "none";  // "10gbe", "edr-ib", ...
+    // InfiniBand switches that reduce in the network (SHARP, NCCL's CollNet): each node
+    // sends its data into the fabric once and receives the sum.
+    bool network_sharp = false;
     // Host CPU of one node: physical cores and hardware threads, which decode and augment
     // the images of runs on real data (docs/model.md section 3). 0: not known.
     int cpu_cores_per_node = 0;
@@ -161,19 +167,26 @@ struct SoftwareProfile {
     bool elementwise_fusion = false;
 
     // Input.
-    bool overlap_input = true;          // input copy and pipeline hidden behind compute
-    double input_gpu_us_per_image = 0;  // GPU time of an on-GPU pipeline (DALI), per image
-    bool default_real_data = true;      // its benchmarks read real images unless told not to
-    double host_images_per_core_s = 0;  // images one host core decodes and augments; 0: no cap
-    double loader_workers_per_gpu = 0;  // decode processes per GPU; 0: every core
+    bool overlap_input = true;         // input copy and pipeline hidden behind compute
+    double input_gpu_us_per_image = 0; // GPU time of an on-GPU pipeline (DALI), per image
+    bool default_real_data = true;     // its benchmarks read real images unless told not to
+    double host_images_per_core_s = 0; // images one host core decodes and augments; 0: no cap
+    // The extra host time of an image augmented by a learned policy (AutoAugment,
+    // RandAugment: a few more image operations at the output size), as a multiple of a
+    // standard 224 x 224 image's whole decode and augmentation.
+    double policy_augment_cost = 1.0;
+    double loader_workers_per_gpu = 0; // decode processes per GPU; 0: every core
 
     // Communication.
-    double nccl_efficiency = 0.8; // achieved fraction of link bandwidth in collectives
-    bool nccl_topology_aware = true; // NCCL 2 ring search over NVLink (NCCL 1: device order)
+    double nccl_efficiency = 0.8;          // achieved fraction of link bandwidth in collectives
+    bool nccl_topology_aware = true;       // NCCL 2 ring search over NVLink (NCCL 1: device order)
     double collective_base_latency_us = 0; // per collective call
     double collective_hop_latency_us = 0;  // per ring hop
     double network_efficiency = 0.8;       // achieved fraction of the NICs
     double memcpy_efficiency = 0.8;        // achieved fraction of links in device copies
+    // Parameter servers over RPC (TensorFlow's gRPC): what one process moves through its RPC
+    // stack per second (serialization and copies on its CPU), GB/s; 0: no RPC in the path.
+    double rpc_gbps_per_process = 0;
     bool overlap_communication = true;
     int gradient_bytes_amp = 2; // bytes of a gradient element exchanged under amp
     // Run-to-run spread (coefficient of variation) of one GPU's iteration time: a

@@ -181,6 +181,7 @@ SystemProfile parseSystem(const json& doc, const std::string& file, const std::s
     s.intra_node = f.text("intra_node", 64);
     const json* pairs = f.array("nvlink_pairs", false);
     s.nvswitch_gbps_per_gpu = f.number("nvswitch_gbps_per_gpu", 0, 100000, 0);
+    s.nvlink_sharp = f.boolean("nvlink_sharp", false);
     if (s.intra_node == "nvlink-cube-mesh") {
         if (pairs == nullptr || pairs->empty())
             f.fail("nvlink_pairs", "required and non-empty when intra_node is "
@@ -210,6 +211,7 @@ SystemProfile parseSystem(const json& doc, const std::string& file, const std::s
     s.nics_per_node = f.integer("nics_per_node", 0, 64);
     s.nic_gbps = f.number("nic_gbps", 0, 10000);
     s.network_latency_us = f.number("network_latency_us", 0, 1e6);
+    s.network_sharp = f.boolean("network_sharp", false);
     s.cpu_cores_per_node = f.integer("cpu_cores_per_node", 0, 100000, 0);
     s.cpu_threads_per_node = f.integer("cpu_threads_per_node", 0, 100000, s.cpu_cores_per_node);
     if (s.cpu_threads_per_node < s.cpu_cores_per_node)

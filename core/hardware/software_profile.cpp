@@ -73,6 +73,7 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
     s.overlap_input = f.boolean("overlap_input", true);
     s.input_gpu_us_per_image = f.number("input_gpu_us_per_image", 0, 1e6, 0);
     s.default_real_data = f.boolean("default_real_data", false);
+    s.policy_augment_cost = f.number("policy_augment_cost", 0, 100, 1.0);
     s.host_images_per_core_s = f.number("host_images_per_core_s", 0, 1e6, 0);
     s.loader_workers_per_gpu = f.number("loader_workers_per_gpu", 0, 1024, 0);
     s.nccl_efficiency = f.number("nccl_efficiency", 0.01, 1);
@@ -81,6 +82,7 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
     s.collective_hop_latency_us = f.number("collective_hop_latency_us", 0, 1e6);
     s.network_efficiency = f.number("network_efficiency", 0.01, 1);
     s.memcpy_efficiency = f.number("memcpy_efficiency", 0.01, 1);
+    s.rpc_gbps_per_process = f.number("rpc_gbps_per_process", 0, 10000, 0);
     s.overlap_communication = f.boolean("overlap_communication", true);
     s.sync_jitter = f.number("sync_jitter", 0, 1, 0);
     s.gradient_bytes_amp = f.integer("gradient_bytes_amp", 2, 4, 4);

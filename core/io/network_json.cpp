@@ -181,6 +181,9 @@ std::string networkToJson(const Network& net) {
     head["version"] = kNetworkFormatVersion;
     head["name"] = net.name;
     head["input"] = net.input;
+    // The host's share of a run on real images depends on the recipe's augmentation.
+    if (net.augmentation != Augmentation::Standard)
+        head["augmentation"] = augmentationName(net.augmentation);
     std::ostringstream out;
     // One layer a line: a 500-layer network stays readable and diffs cleanly.
     out << "{\n";

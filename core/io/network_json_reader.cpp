@@ -492,7 +492,7 @@ Network parseNetwork(const json& doc) {
     const Where top("network");
     if (!doc.is_object())
         top.fail("expected a JSON object at the top level, got " + typeName(doc));
-    checkFields(top, doc, {"format", "version", "name", "input", "layers"}, "");
+    checkFields(top, doc, {"format", "version", "name", "input", "augmentation", "layers"}, "");
     auto required = [&](const char* key) -> const json& {
         auto it = doc.find(key);
         if (it == doc.end())
@@ -514,6 +514,14 @@ Network parseNetwork(const json& doc) {
     net.input = toIntArray(top, "input", required("input"), 1, 8);
     if (net.input.empty())
         top.fail("input", "needs at least one dimension");
+    if (auto it = doc.find("augmentation"); it != doc.end()) {
+        const std::string name = toString(top, "augmentation", *it);
+        const auto a = parseAugmentation(name);
+        if (!a)
+            top.fail("augmentation", "unknown \"" + name.substr(0, 40) +
+                                         "\" (standard, autoaugment or randaugment)");
+        net.augmentation = *a;
+    }
 
     const json& layers = required("layers");
     if (!layers.is_array())

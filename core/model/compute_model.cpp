@@ -17,6 +17,7 @@ constexpr double kMsPerUs = 1e-3;
 // cuDNN and cuBLAS halve a tile edge that is more than twice the problem's (no kernel keeps
 // a 128-wide tile for 16 output channels); they go no smaller than this.
 constexpr int64_t kMinTile = 16;
+constexpr int64_t kMinTensorTile = 32;
 // When a layer has fewer tiles than SMs, the libraries pick narrower tiles down to this
 // edge, then split the reduction (split-K) in chunks of at least kMinSplitK elements.
 constexpr int64_t kMinFillTile = 32;
@@ -78,8 +79,8 @@ KernelTime streaming(double flops, double elems_moved, const ComputeRates& r) {
                     memoryMs(elems_moved * static_cast<double>(r.elem_bytes), r));
 }
 
-int64_t shrinkTile(int64_t tile, int64_t extent) {
-    while (tile > kMinTile && tile / 2 >= extent)
+int64_t shrinkTile(int64_t tile, int64_t extent, int64_t min_tile) {
+    while (tile > min_tile && tile / 2 >= extent)
         tile /= 2;
     return tile;
 }
@@ -158,55 +159,98 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
     }
     const double fp32_speedup =
         r.winograd && winograd_shape ? r.winograd_speedup * ideal_ratio : 1.0;
+    // A depthwise convolution cannot use tensor cores (one input channel per filter): it
+    // runs on the vector lanes, far from their peak (a k x k window of one channel gives
+    // each loaded value at most k^2 uses; the weight gradient reduces over the whole batch),
+    // at the share depthwise_efficiency fitted per cuDNN generation; under 16-bit
+    // precisions on the lanes' FP16 rate, and its traffic halves.
+    auto depthwiseKernel = [&](double flops, double bytes) {
+        return roofline(flops / r.depthwise_flop_per_ms, memoryMs(bytes, r));
+    };
+    // The kernel cuDNN's search picks, and whether it runs on the tensor cores.
+    struct Choice {
+        KernelTime kernel;
+        bool tensor = false;
+    };
     auto best = [&](double flops, const ConvShape& shape, double bytes) {
         const KernelTime tensor = gemmKernel(flops, shape, r.conv_efficiency, speedup, bytes, r);
         if (!fp32_choice)
-            return tensor;
+            return Choice{tensor, r.tensor_cores};
         const KernelTime lanes =
             gemmKernel(flops, shape, fp32_rates.conv_efficiency, fp32_speedup, bytes, fp32_rates);
-        return lanes.ms < tensor.ms ? lanes : tensor;
+        return lanes.ms < tensor.ms ? Choice{lanes, false} : Choice{tensor, true};
     };
     // The filter's "forward" direction writes dst from src; a transposed convolution's
     // forward pass is that direction's data gradient, and the reverse.
     auto srcToDst = [&](double flops) {
         if (depthwise)
-            return roofline(flops / r.depthwise_flop_per_ms, memoryMs(act_bytes + weight_read, r));
+            return Choice{depthwiseKernel(flops, act_bytes + weight_read)};
         return best(flops, {b * dst_spatial, cout_g, cin_g * taps, groups},
                     act_bytes + weight_read);
     };
     auto dstToSrc = [&](double flops) {
         if (depthwise)
-            return roofline(flops / r.depthwise_flop_per_ms, memoryMs(act_bytes + weight_read, r));
+            return Choice{depthwiseKernel(flops, act_bytes + weight_read)};
         return best(flops, {b * src_spatial, cin_g, cout_g * taps, groups},
                     act_bytes + weight_read);
     };
     auto weightGrad = [&](double flops) {
         if (depthwise)
-            return roofline(flops / r.depthwise_flop_per_ms, memoryMs(act_bytes + weight_grad, r));
+            return Choice{depthwiseKernel(flops, act_bytes + weight_grad)};
         return best(flops, {cout_g, cin_g * taps, b * dst_spatial, groups},
                     act_bytes + weight_grad);
     };
 
-    // NCHW activations on tensor cores: every kernel's activation operands are transposed
-    // to NHWC before it and its result back after it, a read and a write of each.
-    const KernelTime relayout =
-        r.transposes && !depthwise
-            ? streaming(0, 2.0 * act_bytes / static_cast<double>(r.elem_bytes), r)
-            : KernelTime{};
-    const bool relayouts = relayout.ms > 0;
+    // NCHW activations on 16-bit tensor cores. cuDNN's tensor-core convolutions take NHWC
+    // operands: the library transposes each NCHW activation a kernel reads
+    // (nchwToNhwcKernel, a read and a write of it) and the kernel writes its result in the
+    // caller's layout itself (its epilogue: the "..._nhwckrsc_nchw" implicit-GEMM kernels of
+    // cuDNN 8). The forward and data-gradient kernels read one activation each, the weight
+    // gradient both. A transpose is a tiled copy through shared memory, at a copy's rate. A
+    // kernel left on the FP32 lanes reads NCHW as it is.
+    const double e_src = b * static_cast<double>(transposed ? cost.output_elems : cost.input_elems);
+    const double e_dst = b * static_cast<double>(transposed ? cost.input_elems : cost.output_elems);
+    // At most four kernels a pass (two with their transposes), kept on the stack: this
+    // runs for every layer of every prediction.
+    struct Kernels {
+        KernelTime k[4];
+        int n = 0;
+        void add(const KernelTime& t) { k[n++] = t; }
+    };
+    auto addWithTransposes = [&](Kernels& ks, const Choice& c, double elems_read) {
+        if (r.transposes && c.tensor)
+            ks.add({2.0 * elems_read * static_cast<double>(r.elem_bytes) / r.copy_bytes_per_ms,
+                    Bound::Memory});
+        ks.add(c.kernel);
+    };
+    auto passOf = [&](const Kernels& ks) {
+        switch (ks.n) {
+        case 1:
+            return pass({ks.k[0]}, r);
+        case 2:
+            return pass({ks.k[0], ks.k[1]}, r);
+        case 3:
+            return pass({ks.k[0], ks.k[1], ks.k[2]}, r);
+        default:
+            return pass({ks.k[0], ks.k[1], ks.k[2], ks.k[3]}, r);
+        }
+    };
 
     LayerPasses out;
-    const KernelTime fwd = transposed ? dstToSrc(fwd_flops) : srcToDst(fwd_flops);
-    out.forward = relayouts ? pass({relayout, fwd}, r) : pass({fwd}, r);
+    // Forward reads src (dst for a transposed convolution's forward, which is the filter's
+    // data gradient); the data gradient reads the other side; the weight gradient both.
+    Kernels fwd;
+    addWithTransposes(fwd, transposed ? dstToSrc(fwd_flops) : srcToDst(fwd_flops),
+                      transposed ? e_dst : e_src);
+    out.forward = passOf(fwd);
     const bool data_grad = cost.needs_data_grad && data_flops > 0;
-    if (data_grad) {
-        const KernelTime dgrad = transposed ? srcToDst(data_flops) : dstToSrc(data_flops);
-        const KernelTime wgrad = weightGrad(weight_flops);
-        out.backward =
-            relayouts ? pass({relayout, dgrad, relayout, wgrad}, r) : pass({dgrad, wgrad}, r);
-    } else if (weight_flops > 0) {
-        out.backward = relayouts ? pass({relayout, weightGrad(weight_flops)}, r)
-                                 : pass({weightGrad(weight_flops)}, r);
+    Kernels bwd;
+    if (data_grad)
+        addWithTransposes(bwd, transposed ? srcToDst(data_flops) : dstToSrc(data_flops),
+                          transposed ? e_src : e_dst);
+    if (data_grad || weight_flops > 0) {
+        addWithTransposes(bwd, weightGrad(weight_flops), e_src + e_dst);
+        out.backward = passOf(bwd);
     }
     return out;
 }
@@ -307,12 +351,16 @@ LayerPasses streamingLayer(const Layer& layer, const LayerCost& cost, int64_t ba
 
 double tensorCoreShare(const GpuProfile& gpu, const SoftwareProfile& sw, Precision precision) {
     // cuDNN 7 brought the first tensor-core kernels (Volta, compute capability 7.0) and
-    // cuDNN 8 TF32 (Ampere, 8.0): a release that knows no such GPU has none.
+    // cuDNN 8 TF32 and BF16 (Ampere, 8.0): a release that knows no such GPU has none, and
+    // no GPU before Ampere has BF16 or TF32 tensor cores.
     constexpr double kFirstTensorCores = 7.0, kFirstTf32 = 8.0;
     if (precision == Precision::FP32)
         return 0;
-    const double needed = precision == Precision::TF32 ? kFirstTf32 : kFirstTensorCores;
+    const bool ampere_precision = precision == Precision::TF32 || precision == Precision::BF16;
+    const double needed = ampere_precision ? kFirstTf32 : kFirstTensorCores;
     if (sw.newest_compute_capability < needed)
+        return 0;
+    if (precision == Precision::BF16 && gpu.compute_capability < kFirstTf32)
         return 0;
     // Kernels are binary compatible within a major compute capability; a newer major runs
     // the library's previous generation of kernels (PTX), without its new instructions.
@@ -345,7 +393,9 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
         tensor_eff *= sw.tf32_efficiency;
         tensor = true;
         r.fp32_fallback_efficiency = sw.conv_efficiency;
-    } else if (precision == Precision::AMP && share > 0 && gpu.fp16_tensor_tflops > 0) {
+    } else if (halfPrecision(precision) && share > 0 && gpu.fp16_tensor_tflops > 0) {
+        // BF16 runs at the FP16 tensor rate on every GPU that has it (Ampere whitepaper:
+        // "BF16 ... at the same rate as FP16").
         gemm = share * tensorRate(gpu.measured_fp16_tensor_tflops, gpu.fp16_tensor_tflops,
                                   gpu.tensor_gemm_efficiency);
         tensor = true;
@@ -354,7 +404,11 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
         gemm = gpu.fp16_tflops; // P100: paired FP16 on the FP32 lanes
     }
     r.vector_flop_per_ms = fp32 * kFlopPerMsPerTflops;
-    r.depthwise_flop_per_ms = fp32 * sw.depthwise_efficiency * kFlopPerMsPerTflops;
+    // Depthwise kernels compute on the vector lanes whatever the precision, two FP16 values a
+    // lane under 16-bit precisions (half2) where the GPU pairs them.
+    const double half_lanes =
+        halfPrecision(precision) && gpu.fp16_tflops > fp32 ? gpu.fp16_tflops : fp32;
+    r.depthwise_flop_per_ms = half_lanes * sw.depthwise_efficiency * kFlopPerMsPerTflops;
     r.gemm_flop_per_ms = gemm * kFlopPerMsPerTflops;
     r.tensor_cores = tensor;
     r.conv_efficiency = tensor ? tensor_eff : sw.conv_efficiency;
@@ -365,6 +419,7 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     const double bw = measured_bw ? gpu.measured_memory_bandwidth_gbps
                                   : gpu.memory_bandwidth_gbps * gpu.dram_efficiency;
     r.bytes_per_ms = bw * kBytesPerMsPerGbps * sw.memory_efficiency;
+    r.copy_bytes_per_ms = bw * kBytesPerMsPerGbps;
     r.sms = std::max(gpu.sm_count, 1);
     const double gap_us = cal && gpu.measured_launch_overhead_us > 0
                               ? gpu.measured_launch_overhead_us
@@ -372,7 +427,7 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     r.kernel_gap_ms = gap_us * kMsPerUs;
     r.host_overhead_ms = sw.per_layer_overhead_us * kMsPerUs;
     r.elem_bytes = activationBytes(precision);
-    r.weight_bytes = precision == Precision::AMP ? 2 : 4;
+    r.weight_bytes = halfPrecision(precision) ? 2 : 4;
     r.winograd = sw.winograd;
     r.winograd_speedup = sw.winograd_speedup;
     r.gemm_k_half = sw.gemm_k_half;
@@ -383,7 +438,7 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     // transformations"). TF32 kernels read FP32 tensors in their own layout: the published
     // NCHW TF32 runs (PyTorch and MXNet on A100) are as fast as NHWC ones of the same
     // generation, which leaves no room for a transposition pass.
-    r.transposes = tensor && !nhwc && precision == Precision::AMP;
+    r.transposes = tensor && !nhwc && halfPrecision(precision);
     r.persistent_bn = nhwc && !sw.elementwise_fusion;
     return r;
 }
@@ -461,8 +516,9 @@ double gemmEfficiency(int64_t m, int64_t n, int64_t k, int64_t groups, double ba
     k = std::max<int64_t>(k, 1);
     groups = std::max<int64_t>(groups, 1);
     const double dm = static_cast<double>(m), dn = static_cast<double>(n);
-    int64_t tm = shrinkTile(r.tile_m, m);
-    int64_t tn = shrinkTile(r.tile_n, n);
+    const int64_t min_tile = r.tensor_cores ? kMinTensorTile : kMinTile;
+    int64_t tm = shrinkTile(r.tile_m, m, min_tile);
+    int64_t tn = shrinkTile(r.tile_n, n, min_tile);
     // Tile counts along each edge; doubles, since their product with the groups can pass
     // 2^63 for absurd inputs.
     double tiles_m = ceilDiv(dm, static_cast<double>(tm));

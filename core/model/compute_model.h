@@ -18,13 +18,18 @@ namespace iterscope {
 
 // Everything the per-layer formulas need, resolved once per scenario. Rates are per ms.
 struct ComputeRates {
-    double vector_flop_per_ms = 0;    // FP32 lanes (or FP16 lanes under amp without tensor cores)
-    double depthwise_flop_per_ms = 0; // what depthwise convolutions reach on the FP32 lanes
-    double gemm_flop_per_ms = 0;      // peak for conv/fc at the precision
-    bool tensor_cores = false;        // conv/fc run on tensor cores
+    double vector_flop_per_ms = 0; // FP32 lanes (or FP16 lanes under amp without tensor cores)
+    // Depthwise convolutions run on the vector lanes at this rate: FP16 pairs under 16-bit
+    // precisions where the lanes have them, at the software's depthwise efficiency.
+    double depthwise_flop_per_ms = 0;
+    double gemm_flop_per_ms = 0; // peak for conv/fc at the precision
+    bool tensor_cores = false;   // conv/fc run on tensor cores
     double conv_efficiency = 0;
     double fc_efficiency = 0;
     double bytes_per_ms = 0; // achieved memory bandwidth
+    // What a plain copy reaches (the DRAM share alone): layout transposes, which cuDNN
+    // runs as tiled copies through shared memory.
+    double copy_bytes_per_ms = 0;
     int sms = 1;
     double kernel_gap_ms = 0;
     double host_overhead_ms = 0;

@@ -89,7 +89,15 @@ double hostInputMs(const Scenario& s) {
                                ? std::min(sw.loader_workers_per_gpu * s.gpus_per_node, threads)
                                : static_cast<double>(sys.cpu_cores_per_node);
     const double node_images_per_ms = workers * sw.host_images_per_core_s / 1000.0;
-    return static_cast<double>(s.batch_per_gpu) * s.gpus_per_node / node_images_per_ms;
+    // A learned augmentation policy applies a few more image operations to every image at
+    // its output size: extra host time in proportion to its pixels.
+    double per_image = 1.0;
+    if (s.augmentationInEffect() != Augmentation::Standard) {
+        const Dims& in = s.network->network.input;
+        const double pixels = in.size() == 3 ? static_cast<double>(in[1] * in[2]) : 224.0 * 224.0;
+        per_image += sw.policy_augment_cost * pixels / (224.0 * 224.0);
+    }
+    return per_image * static_cast<double>(s.batch_per_gpu) * s.gpus_per_node / node_images_per_ms;
 }
 
 using Timeline = detail::TimelineSink;
@@ -251,7 +259,7 @@ double optimizerStepMs(const Scenario& s, const ComputeRates& rates, double para
     if (!(params > 0))
         return 0;
     const double bytes_per_param = 3.0 * kFp32Bytes + 2.0 * sw.optimizer_state_bytes_per_param +
-                                   (s.precision == Precision::AMP ? 2.0 : 0.0);
+                                   (halfPrecision(s.precision) ? 2.0 : 0.0);
     const double launches = sw.optimizer_ops_per_tensor > 0 ? sw.optimizer_ops_per_tensor * tensors
                                                             : static_cast<double>(trainable_layers);
     const double gpu_ms =
@@ -307,7 +315,7 @@ void setMemory(Prediction& p, const MemoryEstimate& mem) {
 }
 
 int64_t gradientElementBytes(const Scenario& s) {
-    return s.precision == Precision::AMP ? s.software.gradient_bytes_amp : kFp32Bytes;
+    return halfPrecision(s.precision) ? s.software.gradient_bytes_amp : kFp32Bytes;
 }
 
 } // namespace detail
@@ -385,8 +393,7 @@ Prediction predictData(const Scenario& s, const LayerPassTable& table, PredictDe
     int64_t total_gradient_bytes = 0;
     std::vector<int64_t> bucket_bytes_list;
     if (exchange.active) {
-        const int64_t grad_elem =
-            s.precision == Precision::AMP ? sw.gradient_bytes_amp : kFp32Bytes;
+        const int64_t grad_elem = halfPrecision(s.precision) ? sw.gradient_bytes_amp : kFp32Bytes;
         const auto bucket_bytes = static_cast<int64_t>(std::max(1.0, s.bucket_mb * kBytesPerMb));
         std::vector<Bucket> buckets =
             makeBuckets(p.layers, backward_end, bucket_bytes, grad_elem, params);

@@ -36,11 +36,13 @@ constexpr std::array<std::pair<PipelineSchedule, const char*>, 2> kScheduleNames
     {PipelineSchedule::OneFOneB, "1f1b"},
 }};
 
-constexpr std::array<std::pair<AllreduceAlgorithm, const char*>, 4> kAlgorithmNames{{
+constexpr std::array<std::pair<AllreduceAlgorithm, const char*>, 6> kAlgorithmNames{{
     {AllreduceAlgorithm::Auto, "auto"},
     {AllreduceAlgorithm::Ring, "ring"},
     {AllreduceAlgorithm::Tree, "tree"},
     {AllreduceAlgorithm::Hierarchical, "hierarchical"},
+    {AllreduceAlgorithm::Nvls, "nvls"},
+    {AllreduceAlgorithm::CollNet, "collnet"},
 }};
 
 constexpr std::array<std::pair<ActivationLayout, const char*>, 3> kLayoutNames{{
@@ -177,6 +179,7 @@ bool Scenario::nhwc() const {
         return layout == ActivationLayout::NHWC;
     switch (precision) {
     case Precision::AMP:
+    case Precision::BF16:
         return software.nhwc_amp;
     case Precision::TF32:
         return software.nhwc_tf32;
@@ -184,6 +187,12 @@ bool Scenario::nhwc() const {
         return false;
     }
     return false;
+}
+
+Augmentation Scenario::augmentationInEffect() const {
+    if (augmentation)
+        return *augmentation;
+    return network ? network->network.augmentation : Augmentation::Standard;
 }
 
 bool Scenario::realData() const {
@@ -208,7 +217,7 @@ template <typename Table> std::string namesOf(const Table& table) {
 Precision requirePrecision(std::string_view text, std::string_view source) {
     if (const auto p = parsePrecision(text))
         return *p;
-    unknownChoice(text, source, "fp32, tf32 or amp");
+    unknownChoice(text, source, "fp32, tf32, amp or bf16");
 }
 
 SyncStrategy requireSyncStrategy(std::string_view text, std::string_view source) {

@@ -38,7 +38,10 @@ enum class ParallelStrategy {
 // backward; 1F1B (PipeDream-Flush), one forward then one backward once the pipe is full.
 enum class PipelineSchedule { GPipe, OneFOneB };
 
-enum class AllreduceAlgorithm { Auto, Ring, Tree, Hierarchical };
+// NCCL's all-reduce algorithms: rings, double binary trees across nodes (chains inside),
+// the hierarchical reduce-inside-then-across, NVLS (the reduction done by an NVLink SHARP
+// switch) and CollNet (by SHARP InfiniBand switches).
+enum class AllreduceAlgorithm { Auto, Ring, Tree, Hierarchical, Nvls, CollNet };
 
 // Memory layout of activations on tensor cores. Auto: the software profile's.
 enum class ActivationLayout { Auto, NCHW, NHWC };
@@ -102,6 +105,8 @@ struct Scenario {
     int pipeline_stages = 2;
     int micro_batches = 0;
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    // How the host augments each real image; unset: the network's published recipe.
+    std::optional<Augmentation> augmentation;
 
     int totalGpus() const { return nodes * gpus_per_node; }
     // Stages and micro-batches in effect: 1 and 1 unless the strategy is a pipeline.
@@ -112,6 +117,7 @@ struct Scenario {
     // The layout and data source in effect once Auto is resolved by the software profile.
     bool nhwc() const;
     bool realData() const;
+    Augmentation augmentationInEffect() const;
 };
 
 // GPipe's advice (Huang et al. 2019): at least four micro-batches per stage keep the

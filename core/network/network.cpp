@@ -147,6 +147,26 @@ const char* reduceKindName(ReduceKind kind) {
     return "Unknown";
 }
 
+const char* augmentationName(Augmentation a) {
+    switch (a) {
+    case Augmentation::Standard:
+        return "standard";
+    case Augmentation::AutoAugment:
+        return "autoaugment";
+    case Augmentation::RandAugment:
+        return "randaugment";
+    }
+    return "standard";
+}
+
+std::optional<Augmentation> parseAugmentation(std::string_view s) {
+    for (Augmentation a :
+         {Augmentation::Standard, Augmentation::AutoAugment, Augmentation::RandAugment})
+        if (s == augmentationName(a))
+            return a;
+    return std::nullopt;
+}
+
 const char* padModeName(PadMode mode) {
     switch (mode) {
     case PadMode::Explicit:

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace iterscope {
@@ -231,9 +233,18 @@ struct Layer {
     bool operator==(const Layer&) const = default;
 };
 
+// How a network's published training recipe augments each image on the host: the standard
+// random crop and flip, or a learned policy of a few image operations more per image
+// (AutoAugment: Cubuk et al. 2019, which EfficientNet B0-B7 train with, Tan and Le 2019;
+// RandAugment: Cubuk et al. 2020, which EfficientNetV2 trains with, Tan and Le 2021).
+enum class Augmentation { Standard, AutoAugment, RandAugment };
+const char* augmentationName(Augmentation a); // "standard", "autoaugment", "randaugment"
+std::optional<Augmentation> parseAugmentation(std::string_view s);
+
 struct Network {
     std::string name;
     Dims input; // per-sample input dims, e.g. {3, 224, 224}
+    Augmentation augmentation = Augmentation::Standard;
     // Topological order: layers[0] is the Input layer; every input index is smaller than
     // the index of the layer that uses it. validateTopology() checks this.
     std::vector<Layer> layers;

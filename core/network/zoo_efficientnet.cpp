@@ -106,7 +106,9 @@ Network efficientnet(const std::string& id, double width_mult, double depth_mult
     x = convBnAct(b, "features." + std::to_string(stage_index), x, last, Conv(1),
                   ActivationKind::Swish);
     poolDropoutClassify(b, x);
-    return std::move(b).build();
+    Network net = std::move(b).build();
+    net.augmentation = Augmentation::AutoAugment; // Tan and Le 2019, section 5
+    return net;
 }
 
 Network efficientnetV2S(const std::string& id, int64_t image) {
@@ -139,7 +141,9 @@ Network efficientnetV2S(const std::string& id, int64_t image) {
     x = convBnAct(b, "features." + std::to_string(stage_index), x, 1280, Conv(1),
                   ActivationKind::Swish);
     poolDropoutClassify(b, x);
-    return std::move(b).build();
+    Network net = std::move(b).build();
+    net.augmentation = Augmentation::RandAugment; // Tan and Le 2021, section 4
+    return net;
 }
 
 Network mobilenetV3Large(const std::string& id, int64_t image) {

@@ -88,7 +88,8 @@ class ModelPhysics : public QObject {
         QVERIFY(qAbs(tf32.conv_efficiency - 0.25) < 1e-12); // 0.5 x tf32 0.5
         // DRAM: 2000 GB/s x 0.9 achievable x 0.5 of it for the software's kernels.
         QVERIFY(qAbs(amp.bytes_per_ms - 2000 * 0.9 * 0.5 * 1e6) < 1);
-        // Depthwise convolutions use the FP32 lanes whatever the precision.
+        // Depthwise convolutions use the vector lanes whatever the precision: the FP32 ones
+        // here, where the GPU has no faster FP16 lanes.
         QVERIFY(qAbs(amp.depthwise_flop_per_ms - 20 * 0.1 * 1e9) < 1);
     }
 
@@ -129,31 +130,6 @@ class ModelPhysics : public QObject {
         // A GPU without its own compute capability takes its architecture's.
         ArchitectureFacts none;
         QVERIFY(!findArchitecture("Unknown", none));
-    }
-
-    void nchwHalfPrecisionConvolutionsPayForTransposes() {
-        const Network net = residualBlock();
-        const NetworkAnalysis a = analyze(net);
-        const std::size_t conv = indexOf(net, "conv1");
-        const Dims& in = a.layers[net.layers[conv].inputs[0]].output;
-        const GpuProfile g = ampereLike();
-        const SoftwareProfile s = cudnn8();
-        const ComputeRates nhwc = computeRates(g, s, Precision::AMP, true);
-        const ComputeRates nchw = computeRates(g, s, Precision::AMP, false);
-        QVERIFY(!nhwc.transposes);
-        QVERIFY(nchw.transposes);
-        const int64_t batch = 32;
-        const LayerPasses fast = layerPasses(net.layers[conv], a.layers[conv], in, batch, nhwc);
-        const LayerPasses slow = layerPasses(net.layers[conv], a.layers[conv], in, batch, nchw);
-        // Forward: one transposition of input and output, a read and a write each.
-        const double elems =
-            double(batch) * double(a.layers[conv].input_elems + a.layers[conv].output_elems);
-        const double relayout_ms = 2 * elems * 2 / nchw.bytes_per_ms;
-        QVERIFY(qAbs(slow.forward.ms - fast.forward.ms - relayout_ms) < 1e-9);
-        // Backward: one before the data gradient, one before the weight gradient.
-        QVERIFY(qAbs(slow.backward.ms - fast.backward.ms - 2 * relayout_ms) < 1e-9);
-        // TF32 keeps its layout.
-        QVERIFY(!computeRates(g, s, Precision::TF32, false).transposes);
     }
 
     void fusedBatchNormKernelsAbsorbTheirReluAndResidualAddition() {
