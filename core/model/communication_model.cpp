@@ -20,6 +20,9 @@ constexpr double kPcie3X16Gbps = 15.75;
 // The ring search below is exhaustive; NVLink meshes are 8-GPU boards, NVSwitch and PCIe
 // systems need no search.
 constexpr int kMaxSearchGpus = 16;
+// NVLS against rings on one DGX H100: 480 against 370 GB/s of NCCL bus bandwidth
+// (NVIDIA/nccl-tests#212 and #290, shared/reference/hardware.md section 5).
+constexpr double kNvlsGainOverRing = 480.0 / 370.0;
 
 double msPerByte(double gbps) {
     return gbps > 0 && std::isfinite(gbps) ? 1.0 / (gbps * kBytesPerMsPerGbps) : 0.0;
@@ -214,6 +217,18 @@ ServerPath serverPath(const Scenario& s, int m, int g, bool aggregate) {
                  sw.memcpy_efficiency});
         path.latency_ms += 2 * net.inter_latency_ms;
     }
+    // TensorFlow's parameter servers are processes of their own that talk gRPC, even to a
+    // worker on their own host, and gRPC serializes and copies every tensor on the CPU: one
+    // process moves about 0.9 GB/s (a Xeon E5-2630 v3 in tensorflow/tensorflow#6116;
+    // sharding over more server processes is the remedy it names). In a phase, each server
+    // takes in its 1/p share of every node's pushes (the fan-in of all workers at once), and
+    // each node's worker process sends all of its own.
+    if (sw.rpc_gbps_per_process > 0 && (m > 1 || aggregate)) {
+        const double server_share = double(m) * pushes / p;
+        path.push_ms_per_byte =
+            std::max(path.push_ms_per_byte,
+                     std::max(server_share, pushes) * msPerByte(sw.rpc_gbps_per_process));
+    }
     // The pull mirrors the push, except that with local aggregation every GPU still reads
     // the whole of the parameters from its host: TensorFlow's distributed_replicated assigns
     // each GPU's copy from the host's updated value (VariableMgrDistributedReplicated).
@@ -375,11 +390,17 @@ ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
                                              inter_hops * net.inter_latency_ms);
         ring.ms_per_byte = 2.0 * (n - 1) / n * msPerByte(ring_gbps);
 
+        // NCCL's double binary tree: a chain inside each node, in which every GPU sends the
+        // bucket up (reduce) and down (broadcast), and two complementary trees across the
+        // nodes, so that a node sends the bucket out and receives it once in all: half a
+        // ring's inter-node traffic (NVIDIA, "Massively Scale Your Deep Learning Training
+        // with NCCL 2.4", 2019). The chunks are pipelined: the slower stage sets the pace.
+        const double tree_log = std::ceil(std::log2(std::max(m, 1)));
         LinearCost tree;
         tree.latency_ms =
-            net.base_ms + 2 * ((g - 1) * net.intra_latency_ms +
-                               std::ceil(std::log2(std::max(m, 1))) * net.inter_latency_ms);
-        tree.ms_per_byte = 2.0 * msPerByte(ring_gbps);
+            net.base_ms + 2 * ((g - 1) * net.intra_latency_ms + tree_log * net.inter_latency_ms);
+        tree.ms_per_byte =
+            std::max(g > 1 ? 2.0 * msPerByte(intra_gbps) : 0.0, msPerByte(net.node_gbps));
 
         LinearCost hier;
         hier.latency_ms = 2 * net.base_ms + 2.0 * (g - 1) * net.intra_latency_ms +
@@ -387,12 +408,42 @@ ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
         hier.ms_per_byte = 2.0 * (g - 1) / g * msPerByte(intra_gbps) +
                            (m > 1 ? 2.0 * (m - 1) / m * msPerByte(net.node_gbps) : 0.0);
 
+        // NVLS: the NVSwitch (third generation, DGX H100) adds what the GPUs write to it and
+        // multicasts the sum, so a GPU moves each byte once each way instead of around a
+        // ring. NCCL's tests measure 480 GB/s of bus bandwidth with NVLS against 370 with
+        // rings on eight H100s (NVIDIA/nccl-tests#212, #290): that ratio is its gain. Across
+        // nodes NCCL pairs it with trees (NVLS-tree). It needs a release that knows Hopper,
+        // the only generation with such switches (NCCL 2.17 and later).
+        constexpr double kHopper = 9.0;
+        const bool nvls = s.system.nvlink_sharp && g > 1 && sw.newest_compute_capability >= kHopper;
+        LinearCost nvls_cost;
+        if (nvls) {
+            const double intra = 2.0 * (g - 1) / g * msPerByte(intra_gbps) / kNvlsGainOverRing;
+            nvls_cost.latency_ms =
+                net.base_ms + 2 * net.intra_latency_ms + 2 * tree_log * net.inter_latency_ms;
+            nvls_cost.ms_per_byte = std::max(intra, m > 1 ? msPerByte(net.node_gbps) : 0.0);
+        }
+        // CollNet: SHARP InfiniBand switches reduce what the nodes send them, so each node's
+        // share crosses its NICs once each way and the latency is one switch up and down,
+        // whatever the node count; inside the node a reduce-scatter and an all-gather.
+        const bool collnet = s.system.network_sharp && m > 1;
+        LinearCost collnet_cost;
+        if (collnet) {
+            collnet_cost.latency_ms =
+                2 * net.base_ms + 2.0 * (g - 1) * net.intra_latency_ms + 2 * net.inter_latency_ms;
+            collnet_cost.ms_per_byte = std::max(
+                g > 1 ? 2.0 * (g - 1) / g * msPerByte(intra_gbps) : 0.0, msPerByte(net.node_gbps));
+        }
+
         // Bytes a GPU sends: a ring passes 2(N-1)/N of the bucket on; in a tree a GPU sends
         // the bucket up once and down to its children, about twice on average; the
         // hierarchical all-reduce rings inside the node, and the node's G GPUs share its
-        // inter-node ring.
+        // inter-node ring; NVLS writes the bucket to the switch once; CollNet reduce-scatters
+        // inside the node and sends its GPU's share into the fabric.
         const double ring_sent = 2.0 * (n - 1) / n;
         const double hier_sent = 2.0 * (g - 1) / g + 2.0 * (m - 1) / m / g;
+        const double nvls_sent = 1.0 + (m > 1 ? 1.0 / g : 0.0);
+        const double collnet_sent = 2.0 * (g - 1) / g + 1.0 / g;
         switch (s.allreduce) {
         case AllreduceAlgorithm::Ring:
             add(AllreduceAlgorithm::Ring, ring, ring_sent);
@@ -403,6 +454,19 @@ ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
         case AllreduceAlgorithm::Hierarchical:
             add(AllreduceAlgorithm::Hierarchical, hier, hier_sent);
             break;
+        case AllreduceAlgorithm::Nvls:
+            // Without an NVLink SHARP switch NCCL falls back to its rings.
+            if (nvls)
+                add(AllreduceAlgorithm::Nvls, nvls_cost, nvls_sent);
+            else
+                add(AllreduceAlgorithm::Ring, ring, ring_sent);
+            break;
+        case AllreduceAlgorithm::CollNet:
+            if (collnet)
+                add(AllreduceAlgorithm::CollNet, collnet_cost, collnet_sent);
+            else
+                add(AllreduceAlgorithm::Ring, ring, ring_sent);
+            break;
         case AllreduceAlgorithm::Auto:
             add(AllreduceAlgorithm::Ring, ring, ring_sent);
             if (m > 1) {
@@ -410,6 +474,10 @@ ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
                 if (g > 1)
                     add(AllreduceAlgorithm::Hierarchical, hier, hier_sent);
             }
+            if (nvls)
+                add(AllreduceAlgorithm::Nvls, nvls_cost, nvls_sent);
+            if (collnet)
+                add(AllreduceAlgorithm::CollNet, collnet_cost, collnet_sent);
             break;
         }
         model.active = true;

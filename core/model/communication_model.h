@@ -26,7 +26,7 @@ struct ExchangeModel {
         LinearCost cost;
         double sent_per_byte = 0; // bytes one GPU sends per byte of the bucket
     };
-    std::array<Candidate, 3> candidates{};
+    std::array<Candidate, 5> candidates{};
     int candidate_count = 0;
     // Fraction of the optimizer step still done on each GPU: 1 when every GPU updates the
     // replicated parameters, 1/N for sharded owners (ps-gpu), 0 when a CPU updates them.
