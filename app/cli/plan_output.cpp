@@ -72,8 +72,11 @@ std::string oneLine(const PlanRequest& r, const PlanPoint& p) {
                     std::to_string(p.batch_per_gpu) + " per GPU, " + precisionName(p.precision) +
                     ", " + syncStrategyName(p.sync) +
                     (p.parallel == ParallelStrategy::Data ? "" : ", " + strategyText(p)) + ": " +
-                    hoursText(p.hours) + " h";
-    s += p.cost_usd ? ", $" + money(*p.cost_usd) : ", no price";
+                    hoursText(p.hours) + " h (" + hoursText(p.low(p.hours)) + "-" +
+                    hoursText(p.high(p.hours)) + ")";
+    s += p.cost_usd ? ", $" + money(*p.cost_usd) + " ($" + money(p.low(*p.cost_usd)) + "-" +
+                          money(p.high(*p.cost_usd)) + ")"
+                    : ", no price";
     return s + ", " + fixed(p.energy_kwh, 0) + " kWh";
 }
 
@@ -94,11 +97,17 @@ ordered_json planPointJson(const PlanRequest& request, const PlanPoint& p) {
                    {"pipeline_stages", p.pipeline_stages},
                    {"iteration_ms", p.iteration_ms},
                    {"images_per_second", p.images_per_second},
-                   {"hours", p.hours}};
+                   {"hours", p.hours},
+                   {"hours_low", p.low(p.hours)},
+                   {"hours_high", p.high(p.hours)}};
     j["cost_usd"] = p.cost_usd ? ordered_json(*p.cost_usd) : ordered_json(nullptr);
+    j["cost_usd_low"] = p.cost_usd ? ordered_json(p.low(*p.cost_usd)) : ordered_json(nullptr);
+    j["cost_usd_high"] = p.cost_usd ? ordered_json(p.high(*p.cost_usd)) : ordered_json(nullptr);
     j["usd_per_gpu_hour"] =
         gpu.usd_per_gpu_hour ? ordered_json(*gpu.usd_per_gpu_hour) : ordered_json(nullptr);
     j["energy_kwh"] = p.energy_kwh;
+    j["energy_kwh_low"] = p.low(p.energy_kwh);
+    j["energy_kwh_high"] = p.high(p.energy_kwh);
     j["gpu_busy_share"] = p.gpu_busy_share;
     return j;
 }

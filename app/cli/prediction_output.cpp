@@ -24,6 +24,7 @@ nlohmann::ordered_json scenarioJson(const Scenario& s) {
             {"bucket_mb", s.bucket_mb},
             {"layout", s.nhwc() ? "nhwc" : "nchw"},
             {"data", s.realData() ? "real" : "synthetic"},
+            {"augmentation", augmentationName(s.augmentationInEffect())},
             {"parallel", parallelStrategyName(s.parallel)},
             {"pipeline_stages", s.stages()},
             {"micro_batches", s.microBatches()},
@@ -67,8 +68,10 @@ void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Predicti
     out["iteration_ms_high"] = p.iteration_ms / band.low;
     out["images_per_second_low"] = p.images_per_second * band.low;
     out["images_per_second_high"] = p.images_per_second * band.high;
-    out["error_band"] = {
-        {"coverage", shippedErrorBands().coverage}, {"rows", band.rows}, {"basis", band.basis}};
+    out["error_band"] = {{"coverage", shippedErrorBands().coverage},
+                         {"rows", band.rows},
+                         {"basis", band.basis},
+                         {"extrapolated", band.extrapolated}};
 }
 
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p) {
@@ -139,8 +142,10 @@ std::string summaryTable(const Scenario& s, const Prediction& p) {
         t.addRow({"staleness", fixed(p.staleness, 0), "gradients"});
     t.addRule();
     const ErrorBand band = errorBandFor(shippedErrorBands(), s);
-    const std::string pm =
-        band.rows > 0 ? " +/- " + fixed(band.plusMinusPercent(), 0) + "%" : std::string();
+    // Symmetric in log space, so the same in percent for the time and the throughput.
+    const std::string pm = band.rows > 0 ? " -" + fixed(band.belowPercent(), 0) + "%/+" +
+                                               fixed(band.abovePercent(), 0) + "%"
+                                         : std::string();
     t.addRow({"iteration", fixed(p.iteration_ms, 2), "ms" + pm});
     t.addRow({"throughput", fixed(p.images_per_second, 1), "images/s" + pm});
     t.addRule();

@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "plan/compatibility.h"
 #include "util/error.h"
+#include "validation/error_band.h"
 
 #include <algorithm>
 #include <atomic>
@@ -31,6 +32,11 @@ bool hasTf32(const GpuProfile& g) {
 }
 bool hasFastFp16(const GpuProfile& g) {
     return g.fp16_tensor_tflops > 0 || g.fp16_tflops > 0 || g.measured_fp16_tensor_tflops > 0;
+}
+// BF16 tensor cores came with Ampere (compute capability 8.0).
+bool hasBf16(const GpuProfile& g) {
+    return g.compute_capability >= 8.0 &&
+           (g.fp16_tensor_tflops > 0 || g.measured_fp16_tensor_tflops > 0);
 }
 
 struct Group {
@@ -130,6 +136,7 @@ std::vector<PlanPoint> planGroup(const PlanRequest& request, const Group& group,
             point.parallel = layout.parallel;
             point.pipeline_stages = s.stages();
             fillOutcome(point, p, request, gpu, system);
+            point.band_log = errorBandHalfWidthLog(shippedErrorBands(), s);
         }
     }
     return out;
@@ -155,11 +162,12 @@ void validateRequest(const PlanRequest& r) {
 } // namespace
 
 std::vector<Precision> planPrecisions(const GpuProfile& gpu, const std::vector<Precision>& wanted) {
-    const std::vector<Precision> all{Precision::FP32, Precision::TF32, Precision::AMP};
+    const std::vector<Precision> all(std::begin(kAllPrecisions), std::end(kAllPrecisions));
     std::vector<Precision> out;
     for (const Precision p : wanted.empty() ? all : wanted) {
         const bool has = p == Precision::FP32 || (p == Precision::TF32 && hasTf32(gpu)) ||
-                         (p == Precision::AMP && hasFastFp16(gpu));
+                         (p == Precision::AMP && hasFastFp16(gpu)) ||
+                         (p == Precision::BF16 && hasBf16(gpu));
         if (has && std::find(out.begin(), out.end(), p) == out.end())
             out.push_back(p);
     }

@@ -7,6 +7,7 @@
 
 #include "model/scenario.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -72,8 +73,15 @@ struct PlanPoint {
     std::optional<double> cost_usd; // hours x GPUs x price; none without a price
     double energy_kwh = 0;
     double gpu_busy_share = 0; // of the iteration each GPU computes (forward, backward, update)
+    // The prediction's error band (core/validation/error_band.h), half its width in log
+    // space: the throughput lies within exp(-w)..exp(w) of the predicted one, so the hours,
+    // the cost and the energy, which all scale with the time, within the same factors.
+    double band_log = 0;
 
     int totalGpus() const { return nodes * gpus_per_node; }
+    // The band's bounds on a figure that scales with the run's time.
+    double low(double figure) const { return figure * std::exp(-band_log); }
+    double high(double figure) const { return figure * std::exp(band_log); }
     int64_t globalBatch() const { return batch_per_gpu * totalGpus(); }
 };
 

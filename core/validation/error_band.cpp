@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -16,26 +17,25 @@ namespace iterscope {
 
 namespace {
 
-ErrorClass summarize(const std::string& arch, const std::string& precision, int multi,
-                     const std::vector<double>& values) {
+constexpr int kAnyScale = -1;
+
+ErrorClass summarize(const std::string& arch, const std::string& precision, int scale,
+                     const std::vector<double>& values, double coverage) {
     ErrorClass c;
     c.architecture = arch;
     c.precision = precision;
-    c.multi_gpu = multi;
+    c.scale = scale;
     c.rows = static_cast<int>(values.size());
-    if (values.empty())
-        return c;
-    double sum = 0;
-    for (double v : values)
-        sum += v;
-    c.mean_log_ratio = sum / static_cast<double>(values.size());
+    c.half_width_log = conformalHalfWidth(values, coverage);
     double sq = 0;
     for (double v : values)
-        sq += (v - c.mean_log_ratio) * (v - c.mean_log_ratio);
-    // Sample spread; one row alone says nothing about spread, so it borrows its own size.
-    c.sd_log_ratio = values.size() > 1 ? std::sqrt(sq / static_cast<double>(values.size() - 1))
-                                       : std::abs(c.mean_log_ratio);
+        sq += v * v;
+    c.rms_log = values.empty() ? 0 : std::sqrt(sq / static_cast<double>(values.size()));
     return c;
+}
+
+double rounded(double v) {
+    return std::round(v * 1e4) / 1e4;
 }
 
 nlohmann::ordered_json classesToJson(const std::vector<ErrorClass>& classes) {
@@ -43,10 +43,10 @@ nlohmann::ordered_json classesToJson(const std::vector<ErrorClass>& classes) {
     for (const ErrorClass& c : classes)
         out.push_back({{"architecture", c.architecture},
                        {"precision", c.precision},
-                       {"multi_gpu", c.multi_gpu},
+                       {"scale", c.scale},
                        {"rows", c.rows},
-                       {"mean_log_ratio", std::round(c.mean_log_ratio * 1e4) / 1e4},
-                       {"sd_log_ratio", std::round(c.sd_log_ratio * 1e4) / 1e4}});
+                       {"half_width_log", rounded(c.half_width_log)},
+                       {"rms_log", rounded(c.rms_log)}});
     return out;
 }
 
@@ -63,10 +63,10 @@ std::vector<ErrorClass> classesFromJson(profile_json::Fields& f, const char* key
         ErrorClass e;
         e.architecture = c.text("architecture", 64);
         e.precision = c.text("precision", 16);
-        e.multi_gpu = c.integer("multi_gpu", -1, 1);
+        e.scale = c.integer("scale", kAnyScale, 2);
         e.rows = c.integer("rows", 0, 1000000);
-        e.mean_log_ratio = c.number("mean_log_ratio", -10, 10);
-        e.sd_log_ratio = c.number("sd_log_ratio", 0, 10);
+        e.half_width_log = c.number("half_width_log", 0, 10);
+        e.rms_log = c.number("rms_log", 0, 10);
         c.finish();
         classes.push_back(e);
     }
@@ -74,39 +74,83 @@ std::vector<ErrorClass> classesFromJson(profile_json::Fields& f, const char* key
 }
 
 const ErrorClass* find(const std::vector<ErrorClass>& classes, const std::string& arch,
-                       const std::string& precision, int multi) {
+                       const std::string& precision, int scale) {
     for (const ErrorClass& c : classes)
-        if (c.architecture == arch && c.precision == precision && c.multi_gpu == multi &&
+        if (c.architecture == arch && c.precision == precision && c.scale == scale &&
             c.rows >= kMinBandRows)
             return &c;
     return nullptr;
 }
 
+std::string fixedText(double v, int digits) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
 } // namespace
 
-std::vector<ErrorClass> errorClasses(const std::vector<ErrorBandRow>& rows) {
+const char* bandScaleName(BandScale s) {
+    switch (s) {
+    case BandScale::OneGpu:
+        return "one-GPU";
+    case BandScale::OneNode:
+        return "one-node";
+    case BandScale::SeveralNodes:
+        return "multi-node";
+    }
+    return "one-GPU";
+}
+
+BandScale bandScaleOf(const Scenario& s) {
+    if (s.nodes > 1)
+        return BandScale::SeveralNodes;
+    return s.totalGpus() > 1 ? BandScale::OneNode : BandScale::OneGpu;
+}
+
+std::string bandPrecisionOf(Precision p) {
+    return halfPrecision(p) ? "half" : precisionName(p);
+}
+
+double conformalHalfWidth(std::vector<double> values, double coverage) {
+    if (values.empty())
+        return 0;
+    for (double& v : values)
+        v = std::abs(v);
+    std::sort(values.begin(), values.end());
+    const auto n = values.size();
+    const auto k = static_cast<std::size_t>(std::ceil((static_cast<double>(n) + 1) * coverage));
+    return values[std::clamp<std::size_t>(k, 1, n) - 1];
+}
+
+std::vector<ErrorClass> errorClasses(const std::vector<ErrorBandRow>& rows, double coverage) {
     std::map<std::tuple<std::string, std::string, int>, std::vector<double>> groups;
     for (const ErrorBandRow& r : rows) {
-        const int multi = r.multi_gpu ? 1 : 0;
-        groups[{r.architecture, r.precision, multi}].push_back(r.log_ratio);
-        groups[{"*", r.precision, multi}].push_back(r.log_ratio);
-        groups[{"*", "*", -1}].push_back(r.log_ratio);
+        const int scale = static_cast<int>(r.scale);
+        groups[{r.architecture, r.precision, scale}].push_back(r.log_ratio);
+        groups[{"*", r.precision, scale}].push_back(r.log_ratio);
+        groups[{"*", "*", scale}].push_back(r.log_ratio);
+        groups[{"*", "*", kAnyScale}].push_back(r.log_ratio);
     }
     std::vector<ErrorClass> out;
     for (const auto& [key, values] : groups)
-        out.push_back(summarize(std::get<0>(key), std::get<1>(key), std::get<2>(key), values));
+        out.push_back(
+            summarize(std::get<0>(key), std::get<1>(key), std::get<2>(key), values, coverage));
     return out;
 }
 
 std::string errorBandsToJson(const ErrorBands& bands) {
     nlohmann::ordered_json j;
     j["format"] = "iterscope-error-bands";
-    j["version"] = 1;
+    j["version"] = 2;
     j["source"] = "Written by iterscope-fit from the cross-validated residuals of "
                   "tests/data/published*.csv; do not edit by hand.";
     j["basis"] = bands.basis;
     j["coverage"] = bands.coverage;
-    j["z"] = bands.z;
+    j["floor_log"] = rounded(bands.floor_log);
+    j["growth_per_doubling_log"] = rounded(bands.growth_per_doubling_log);
+    j["largest_measured_gpus"] = bands.largest_measured_gpus;
+    j["measured_networks"] = bands.measured_networks;
     j["classes"] = classesToJson(bands.classes);
     j["unseen_architecture"] = classesToJson(bands.unseen_architecture);
     return j.dump(2) + "\n";
@@ -115,12 +159,22 @@ std::string errorBandsToJson(const ErrorBands& bands) {
 namespace {
 ErrorBands bandsFromJson(const nlohmann::json& doc, const std::string& file) {
     profile_json::Fields f(file, doc);
-    f.header("iterscope-error-bands", 1);
+    f.header("iterscope-error-bands", 2);
     f.text("source", 4096);
     ErrorBands bands;
     bands.basis = f.text("basis", 4096);
     bands.coverage = f.number("coverage", 0.01, 0.999);
-    bands.z = f.number("z", 0.01, 10);
+    bands.floor_log = f.number("floor_log", 0, 2);
+    bands.growth_per_doubling_log = f.number("growth_per_doubling_log", 0, 2);
+    bands.largest_measured_gpus = f.integer("largest_measured_gpus", 1, 1 << 20);
+    const nlohmann::json* networks = f.array("measured_networks", true);
+    if (networks->size() > 64)
+        f.fail("measured_networks", "lists more than 64 fabrics");
+    for (const auto& n : *networks) {
+        if (!n.is_string() || n.get<std::string>().size() > 64)
+            f.fail("measured_networks", "must list fabric names");
+        bands.measured_networks.push_back(n.get<std::string>());
+    }
     bands.classes = classesFromJson(f, "classes");
     bands.unseen_architecture = classesFromJson(f, "unseen_architecture");
     f.finish();
@@ -135,8 +189,7 @@ ErrorBands parseErrorBands(const std::string& text, const std::string& file) {
 const ErrorBands& shippedErrorBands() {
     static std::mutex mutex;
     static std::map<std::string, ErrorBands> by_file;
-    const std::string file =
-        (std::filesystem::path(profilesDir()) / "error-bands.json").string();
+    const std::string file = (std::filesystem::path(profilesDir()) / "error-bands.json").string();
     std::lock_guard lock(mutex);
     auto it = by_file.find(file);
     if (it == by_file.end()) {
@@ -149,34 +202,88 @@ const ErrorBands& shippedErrorBands() {
     return it->second;
 }
 
-ErrorBand errorBandFor(const ErrorBands& bands, const Scenario& s) {
-    ErrorBand band;
-    const std::string precision = precisionName(s.precision);
-    const int multi = s.totalGpus() > 1 ? 1 : 0;
-    const bool seen = [&] {
-        for (const ErrorClass& c : bands.classes)
-            if (c.architecture == s.gpu.architecture)
-                return true;
-        return false;
-    }();
+namespace {
+
+struct BandChoice {
+    const ErrorClass* cls = nullptr;
+    bool seen = false;
+    double half_width_log = 0;
+    double steps = 0; // steps beyond the measured rows
+    std::string beyond;
+};
+
+BandChoice chooseBand(const ErrorBands& bands, const Scenario& s, bool explain) {
+    BandChoice b;
+    const std::string precision = bandPrecisionOf(s.precision);
+    const int scale = static_cast<int>(bandScaleOf(s));
+    for (const ErrorClass& c : bands.classes)
+        if (c.architecture == s.gpu.architecture) {
+            b.seen = true;
+            break;
+        }
     // An architecture no measurement covers is judged by the errors made on each
     // architecture when it was left out of the fit.
-    const std::vector<ErrorClass>& pool = seen ? bands.classes : bands.unseen_architecture;
-    const ErrorClass* c = seen ? find(pool, s.gpu.architecture, precision, multi) : nullptr;
+    const std::vector<ErrorClass>& pool = b.seen ? bands.classes : bands.unseen_architecture;
+    const ErrorClass* c = b.seen ? find(pool, s.gpu.architecture, precision, scale) : nullptr;
     if (!c)
-        c = find(pool, "*", precision, multi);
+        c = find(pool, "*", precision, scale);
     if (!c)
-        c = find(pool, "*", "*", -1);
+        c = find(pool, "*", "*", scale);
+    if (!c)
+        c = find(pool, "*", "*", kAnyScale);
+    b.cls = c;
+    if (!c)
+        return b;
+    // Never narrower than the run-to-run spread: the bands' own floor, or the software's
+    // fitted spread of one GPU's step at the band's coverage (1.2816 sd for 80%).
+    constexpr double kZ80 = 1.2816;
+    double w = std::max({c->half_width_log, bands.floor_log, kZ80 * s.software.sync_jitter});
+    // Steps beyond the measured rows, each as uncertain as a doubling of the GPU count.
+    const int gpus = s.totalGpus();
+    if (gpus > bands.largest_measured_gpus) {
+        const double doublings = std::log2(double(gpus) / bands.largest_measured_gpus);
+        b.steps += doublings;
+        if (explain)
+            b.beyond += ", " + fixedText(doublings, 1) + " doublings past the largest measured run";
+    }
+    const auto& nets = bands.measured_networks;
+    if (s.nodes > 1 && !nets.empty() &&
+        std::find(nets.begin(), nets.end(), s.system.network) == nets.end()) {
+        b.steps += 1;
+        if (explain)
+            b.beyond += ", a fabric no row ran on";
+    }
+    if (s.parallel != ParallelStrategy::Data || s.sync == SyncStrategy::PsAsync) {
+        b.steps += 1;
+        if (explain)
+            b.beyond += ", a strategy no row ran";
+    }
+    b.half_width_log = w + b.steps * bands.growth_per_doubling_log;
+    return b;
+}
+
+} // namespace
+
+double errorBandHalfWidthLog(const ErrorBands& bands, const Scenario& s) {
+    return chooseBand(bands, s, false).half_width_log;
+}
+
+ErrorBand errorBandFor(const ErrorBands& bands, const Scenario& s) {
+    ErrorBand band;
+    const BandChoice b = chooseBand(bands, s, true);
+    const ErrorClass* c = b.cls;
     if (!c)
         return band;
+    band.extrapolated = b.steps > 0;
     band.rows = c->rows;
-    band.low = std::exp(c->mean_log_ratio - bands.z * c->sd_log_ratio);
-    band.high = std::exp(c->mean_log_ratio + bands.z * c->sd_log_ratio);
+    band.low = std::exp(-b.half_width_log);
+    band.high = std::exp(b.half_width_log);
     band.basis = std::to_string(c->rows) + " " +
-                 (c->architecture == "*" ? std::string(seen ? "" : "unseen-architecture ")
+                 (c->architecture == "*" ? std::string(b.seen ? "" : "unseen-architecture ")
                                          : c->architecture + " ") +
                  (c->precision == "*" ? std::string() : c->precision + " ") +
-                 (c->multi_gpu < 0 ? "" : c->multi_gpu ? "multi-GPU " : "single-GPU ") + "rows";
+                 (c->scale < 0 ? "" : std::string(bandScaleName(BandScale(c->scale))) + " ") +
+                 "rows" + b.beyond;
     return band;
 }
 

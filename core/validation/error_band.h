@@ -1,6 +1,9 @@
-// How sure a prediction is (DESIGN.md "The model" 9): the spread of the cross-validated
-// errors of comparable published measurements (same GPU architecture, precision, one GPU or
-// several), written by iterscope-fit to profiles/error-bands.json and read here.
+// How sure a prediction is (DESIGN.md "The model" 9; docs/model.md section 9). The band is
+// symmetric around the prediction in log space, so it always holds it, and as wide as the
+// errors the model made on published measurements it had not been fitted on: each row
+// predicted with its whole source (benchmark harness) left out of the fit, or its whole GPU
+// architecture for an architecture no row covers. iterscope-fit writes those residuals'
+// quantiles per comparable class to profiles/error-bands.json; this reads them.
 #pragma once
 
 #include "model/scenario.h"
@@ -10,34 +13,55 @@
 
 namespace iterscope {
 
-// Errors of one class of rows, as log ratios ln(measured / predicted) of throughput: a
-// positive mean means the model predicts too slow.
+// Which rows are comparable: the same architecture (or "*" for every one), the same kind of
+// arithmetic and the same reach of the exchange.
+enum class BandScale { OneGpu = 0, OneNode = 1, SeveralNodes = 2 };
+const char* bandScaleName(BandScale s); // "one GPU", "one node", "several nodes"
+BandScale bandScaleOf(const Scenario& s);
+// "fp32", "tf32" or "half" (amp and bf16 share 16-bit tensor-core kernels).
+std::string bandPrecisionOf(Precision p);
+
+// The held-out errors of one class of rows, as |ln(measured / predicted)| of throughput.
 struct ErrorClass {
     std::string architecture; // "Ampere"; "*" for every architecture
-    std::string precision;    // "fp32", "tf32", "amp"; "*" for every precision
-    int multi_gpu = -1;       // 1: several GPUs, 0: one, -1: either
+    std::string precision;    // "fp32", "tf32", "half"; "*" for every precision
+    int scale = -1;           // a BandScale, or -1 for any
     int rows = 0;
-    double mean_log_ratio = 0;
-    double sd_log_ratio = 0;
+    // The conformal quantile of the rows' absolute log errors: the ceil((n + 1) x coverage)-th
+    // smallest, which a new exchangeable row stays under with at least the coverage
+    // (split conformal prediction: Vovk, Gammerman and Shafer, "Algorithmic Learning in a
+    // Random World", 2005; Lei et al., JASA 113, 2018).
+    double half_width_log = 0;
+    double rms_log = 0; // root mean square of the log errors, for the report
 };
 
 struct ErrorBands {
-    std::string basis; // how the residuals were made ("leave one GPU out, ...")
-    // Two-sided coverage the band aims at, and the normal quantile that gives it.
+    std::string basis; // how the residuals were made
     double coverage = 0.8;
-    double z = 1.2816;
-    std::vector<ErrorClass> classes;            // residuals of GPUs left out one at a time
-    std::vector<ErrorClass> unseen_architecture; // of architectures left out one at a time
+    std::vector<ErrorClass> classes;             // whole sources left out (seen architectures)
+    std::vector<ErrorClass> unseen_architecture; // whole architectures left out
+    // Never narrower than one run differs from the next: the published runs' spread.
+    double floor_log = 0.05;
+    // Beyond what was measured the band grows: per doubling of the GPU count past the
+    // largest measured one (the held-out error of a doubling's throughput ratio).
+    double growth_per_doubling_log = 0.05;
+    int largest_measured_gpus = 1;
+    // Inter-node fabrics some measured row ran on ("edr-ib"); a run across nodes on another
+    // fabric is one more step from the data.
+    std::vector<std::string> measured_networks;
 };
 
 struct ErrorBandRow {
-    std::string architecture, precision;
-    bool multi_gpu = false;
+    std::string architecture, precision; // precision as bandPrecisionOf names it
+    BandScale scale = BandScale::OneGpu;
     double log_ratio = 0; // ln(measured / predicted throughput)
 };
 
-// Groups residuals into classes (exact, then per precision and GPU count, then all).
-std::vector<ErrorClass> errorClasses(const std::vector<ErrorBandRow>& rows);
+// Groups residuals into classes: (architecture, precision, scale), then every architecture
+// at (precision, scale), then every precision at one scale, then all rows.
+std::vector<ErrorClass> errorClasses(const std::vector<ErrorBandRow>& rows, double coverage = 0.8);
+// The conformal quantile above, of |values|; 0 for no values.
+double conformalHalfWidth(std::vector<double> values, double coverage);
 
 std::string errorBandsToJson(const ErrorBands& bands);
 // Throws InputError naming the file.
@@ -46,19 +70,27 @@ ErrorBands parseErrorBands(const std::string& text, const std::string& file);
 const ErrorBands& shippedErrorBands();
 
 // The band of one prediction: the true throughput lies within [low, high] x the predicted
-// one with the stated coverage (and the iteration time within [1/high, 1/low] x).
+// one with the stated coverage (and the iteration time within [1/high, 1/low] x). In log
+// space it is symmetric: low = 1 / high.
 struct ErrorBand {
     double low = 1, high = 1;
-    int rows = 0;      // comparable rows behind it; 0: no band known
-    std::string basis; // "8 Ampere amp multi-GPU rows", ...
-    // Half the band's width in percent of the prediction, for a "± x %" beside a figure.
+    int rows = 0;              // comparable rows behind it; 0: no band known
+    std::string basis;         // "32 Volta half one-node rows, 2 doublings past the data", ...
+    bool extrapolated = false; // widened beyond what the measured rows cover
+    // The band in percent of the predicted throughput: -x % and +y % (x < y).
+    double belowPercent() const { return (1 - low) * 100.0; }
+    double abovePercent() const { return (high - 1) * 100.0; }
+    // Half its width, for a single "± x %" where there is no room for both.
     double plusMinusPercent() const { return (high - low) / 2 * 100.0; }
 };
 
-// A class needs this many rows before its own spread is trusted; fewer fall back to the
-// wider class.
-inline constexpr int kMinBandRows = 4;
+// A class needs this many rows before its own quantile is trusted (the conformal index
+// ceil((n + 1) x 0.8) stays within n); fewer fall back to the wider class.
+inline constexpr int kMinBandRows = 6;
 
 ErrorBand errorBandFor(const ErrorBands& bands, const Scenario& scenario);
+// The same band's half-width in log space alone (0: no band known), without the basis text:
+// for the planner, which judges tens of thousands of candidates.
+double errorBandHalfWidthLog(const ErrorBands& bands, const Scenario& scenario);
 
 } // namespace iterscope
