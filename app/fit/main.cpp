@@ -70,6 +70,133 @@ double mean(const std::vector<double>& v) {
     return v.empty() ? 0 : s / static_cast<double>(v.size());
 }
 
+bool sameSeries(const ValidationRow& a, const ValidationRow& b) {
+    return a.source == b.source && a.network == b.network && a.image == b.image &&
+           a.batch_per_gpu == b.batch_per_gpu && a.gpu == b.gpu && a.system == b.system &&
+           a.precision == b.precision && a.software == b.software && a.layout == b.layout &&
+           a.data == b.data && a.metric == b.metric;
+}
+
+// The bands of docs/model.md section 9 from the held-out residuals: sources left out for
+// the architectures some row covers, architectures left out for the others. The growth
+// beyond the data is the held-out error of a scaling step: within one series (the same
+// run on 1, 8, 16, ... GPUs), how far the error moves per doubling of the GPU count.
+ErrorBands bandsFromResiduals(const FitProblem& problem, const std::vector<double>& by_source,
+                              const std::vector<double>& by_architecture) {
+    ErrorBands bands;
+    bands.basis = "|ln(measured / predicted throughput)| of each row when its whole source "
+                  "(classes) or its whole architecture (unseen_architecture) was left out of "
+                  "the fit; conformal quantiles at the coverage";
+    std::vector<ErrorBandRow> src, arch;
+    std::vector<double> steps;
+    const auto& rows = problem.rows;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Scenario& s = problem.scenarios[i];
+        ErrorBandRow r{s.gpu.architecture, bandPrecisionOf(s.precision), bandScaleOf(s),
+                       logRatio(rows[i], by_source[i])};
+        src.push_back(r);
+        r.log_ratio = logRatio(rows[i], by_architecture[i]);
+        arch.push_back(r);
+        bands.largest_measured_gpus = std::max(bands.largest_measured_gpus, s.totalGpus());
+        if (s.nodes > 1 && std::find(bands.measured_networks.begin(), bands.measured_networks.end(),
+                                     s.system.network) == bands.measured_networks.end())
+            bands.measured_networks.push_back(s.system.network);
+        // The next larger run of the same series.
+        std::size_t next = rows.size();
+        for (std::size_t j = 0; j < rows.size(); ++j)
+            if (sameSeries(rows[i], rows[j]) && problem.scenarios[j].totalGpus() > s.totalGpus() &&
+                (next == rows.size() ||
+                 problem.scenarios[j].totalGpus() < problem.scenarios[next].totalGpus()))
+                next = j;
+        if (next < rows.size() && s.totalGpus() > 1) {
+            const double doublings =
+                std::log2(double(problem.scenarios[next].totalGpus()) / s.totalGpus());
+            steps.push_back(
+                (logRatio(rows[next], by_source[next]) - logRatio(rows[i], by_source[i])) /
+                doublings);
+        }
+    }
+    bands.classes = errorClasses(src, bands.coverage);
+    bands.unseen_architecture = errorClasses(arch, bands.coverage);
+    bands.growth_per_doubling_log = conformalHalfWidth(steps, bands.coverage);
+    // The floor: two runs of one benchmark differ by a few percent; the fitted run-to-run
+    // spread of one GPU's iteration (sync_jitter, about 3.5%) at the band's coverage.
+    double jitter = 0;
+    for (const auto& [id, sw] : problem.baseline)
+        jitter = std::max(jitter, sw.sync_jitter);
+    bands.floor_log = 1.2816 * jitter;
+    return bands;
+}
+
+// Coverage of the 80% band on the rows' own leave-one-source-out predictions, with the
+// band itself made without that source's residuals (so no row judges its own band).
+std::string coverageReport(const FitProblem& problem, const std::vector<double>& by_source,
+                           const ErrorBands& shipped) {
+    const auto& rows = problem.rows;
+    std::map<std::string, std::pair<int, int>> per_class; // held, rows
+    std::vector<double> widths;
+    int held = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::vector<ErrorBandRow> others;
+        for (std::size_t j = 0; j < rows.size(); ++j)
+            if (rows[j].source != rows[i].source) {
+                const Scenario& s = problem.scenarios[j];
+                others.push_back({s.gpu.architecture, bandPrecisionOf(s.precision), bandScaleOf(s),
+                                  logRatio(rows[j], by_source[j])});
+            }
+        ErrorBands bands = shipped;
+        bands.classes = errorClasses(others, shipped.coverage);
+        const Scenario& s = problem.scenarios[i];
+        const ErrorBand band = errorBandFor(bands, s);
+        const double r = logRatio(rows[i], by_source[i]);
+        const bool in = r >= std::log(band.low) && r <= std::log(band.high);
+        held += in;
+        widths.push_back(band.abovePercent());
+        const std::string key = bandPrecisionOf(s.precision) + " " + bandScaleName(bandScaleOf(s));
+        per_class[key].first += in;
+        ++per_class[key].second;
+    }
+    std::sort(widths.begin(), widths.end());
+    std::ostringstream md;
+    md << "| class | rows | held by the 80% band | \n|---|---|---|\n";
+    for (const auto& [key, c] : per_class)
+        md << "| " << key << " | " << c.second << " | " << fixed(100.0 * c.first / c.second, 0)
+           << "% |\n";
+    md << "| **all** | **" << rows.size() << "** | **"
+       << fixed(100.0 * held / static_cast<double>(rows.size()), 1) << "%** |\n\n"
+       << "Median half-width (upper side): " << fixed(widths[widths.size() / 2], 1) << "%.\n";
+    std::printf("80%% band, leave one source out: holds %.1f%% of %zu rows, median +%.1f%%\n",
+                100.0 * held / static_cast<double>(rows.size()), rows.size(),
+                widths[widths.size() / 2]);
+    return md.str();
+}
+
+// "FITTED by iterscope-fit on <files> as a whole (...): a (own), b (shared with x, y), ...."
+std::string fittedSummary(const FitSpec& spec, const std::string& id) {
+    std::string files;
+    for (std::size_t i = 0; i < spec.measurements.size(); ++i)
+        files += (i == 0                              ? ""
+                  : i + 1 == spec.measurements.size() ? " and "
+                                                      : ", ") +
+                 std::filesystem::path(spec.measurements[i]).filename().string();
+    std::string fields;
+    for (const FitParameter& p : spec.parameters) {
+        if (std::find(p.profiles.begin(), p.profiles.end(), id) == p.profiles.end())
+            continue;
+        std::string others;
+        for (const std::string& other : p.profiles)
+            if (other != id)
+                others += (others.empty() ? "" : ", ") + other;
+        fields += (fields.empty() ? "" : "; ") + p.field +
+                  (others.empty() ? " (own" : " (shared with " + others) +
+                  (p.relative_to.empty() ? ")" : "; a factor on " + p.relative_to + ")");
+    }
+    return "FITTED by iterscope-fit on tests/data/" + files +
+           " as a whole (tests/data/fit-spec.json lists each parameter, its prior, its bounds "
+           "and why; docs/validation.md has the procedure and the cross-validation): " +
+           fields + ".";
+}
+
 // Rewrites the fitted fields of each profile file, keeping everything else as it was.
 void writeProfiles(const FitSpec& spec, const std::vector<double>& values) {
     std::map<std::string, std::vector<std::pair<std::string, double>>> by_profile;
@@ -83,12 +210,18 @@ void writeProfiles(const FitSpec& spec, const std::vector<double>& values) {
             nlohmann::ordered_json::parse(readBoundedFile(file, 1 << 20, "a profile"));
         for (const auto& [field, value] : fields) {
             // Four significant digits: more would claim a precision the fit does not have.
-            const double rounded =
-                value == 0 ? 0.0
-                           : std::round(value / std::pow(10.0, std::floor(std::log10(std::abs(
-                                                                   value))) - 3)) *
-                                 std::pow(10.0, std::floor(std::log10(std::abs(value))) - 3);
-            doc[field] = rounded;
+            // Printed and read back, so that the file shows 2.28, not 2.2800000000000002.
+            char digits[32];
+            std::snprintf(digits, sizeof digits, "%.4g", value);
+            doc[field] = std::stod(digits);
+        }
+        // The profile says what was fitted, on what and with whom, from the spec itself;
+        // what it documents (from "DOCUMENTED:" on) stays as written.
+        if (doc.contains("source") && doc["source"].is_string()) {
+            const std::string old = doc["source"].get<std::string>();
+            const auto documented = old.find("DOCUMENTED:");
+            doc["source"] = fittedSummary(spec, id) +
+                            (documented == std::string::npos ? "" : " " + old.substr(documented));
         }
         writeFileAtomically(file, doc.dump(2) + "\n");
         loadSoftwareProfile(file); // what was written must load back
@@ -110,8 +243,9 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
     try {
         const auto start = std::chrono::steady_clock::now();
-        const int jobs =
-            o.jobs > 0 ? o.jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        const int jobs = o.jobs > 0
+                             ? o.jobs
+                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
         const FitSpec spec = readFitSpec(o.spec);
         std::vector<ValidationRow> rows;
         for (const std::string& csv : spec.measurements)
@@ -127,8 +261,10 @@ int main(int argc, char** argv) {
         const std::vector<double> in_sample = predictRows(problem, all, profiles);
         std::ostringstream md;
         const std::vector<double> effective = effectiveValues(spec, fit.values);
-        std::cout << "parameter                                 prior     fitted   in the profiles\n";
-        md << "| parameter | profiles | prior | fitted | in the profiles |\n|---|---|---|---|---|\n";
+        std::cout
+            << "parameter                                 prior     fitted   in the profiles\n";
+        md << "| parameter | profiles | prior | fitted | in the profiles "
+              "|\n|---|---|---|---|---|\n";
         for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
             const FitParameter& p = spec.parameters[i];
             const std::string name =
@@ -141,8 +277,8 @@ int main(int argc, char** argv) {
             md << "| " << name << " | " << ids << " | " << p.prior << " | "
                << fixed(fit.values[i], 4) << " | " << fixed(effective[i], 4) << " |\n";
         }
-        std::printf("in-sample: MAPE %.2f%%, worst group %.2f%% (%d evaluations)\n",
-                    fit.score.mape, fit.score.worst_group, fit.evaluations);
+        std::printf("in-sample: MAPE %.2f%%, worst group %.2f%% (%d evaluations)\n", fit.score.mape,
+                    fit.score.worst_group, fit.evaluations);
 
         std::map<std::string, std::vector<double>> cv;
         std::vector<std::pair<std::string, FoldKey>> keys;
@@ -170,8 +306,45 @@ int main(int argc, char** argv) {
             std::map<std::string, std::vector<double>> per_fold;
             for (std::size_t i = 0; i < rows.size(); ++i)
                 per_fold[foldKeyOf(problem, i, key)].push_back(errors[i]);
-            for (const auto& [fold, e] : per_fold)
+            md << "\n### Leave one " << name << " out: " << fixed(mean(errors), 2)
+               << "% over all rows\n\n| " << name << " left out | rows | MAPE % when left out "
+               << "|\n|---|---|---|\n";
+            for (const auto& [fold, e] : per_fold) {
                 std::printf("    %-44s %3zu rows  %6.2f%%\n", fold.c_str(), e.size(), mean(e));
+                md << "| " << fold << " | " << e.size() << " | " << fixed(mean(e), 2) << " |\n";
+            }
+        }
+        // Each measurement file on its own, in-sample and held out.
+        {
+            std::map<std::string, std::vector<std::size_t>> by_file;
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                by_file[rows[i].file].push_back(i);
+            md << "\n| measurements | rows | in-sample MAPE %";
+            for (const auto& [name, key] : keys)
+                md << " | " << name << " left out %";
+            md << " |\n|---|---|---";
+            for (std::size_t k = 0; k < keys.size(); ++k)
+                md << "|---";
+            md << "|\n";
+            auto line = [&](const std::string& label, const std::vector<std::size_t>& idx) {
+                std::vector<double> e;
+                for (std::size_t i : idx)
+                    e.push_back(ape(in_sample[i], rows[i].measured));
+                md << "| " << label << " | " << idx.size() << " | " << fixed(mean(e), 2);
+                for (const auto& [name, key] : keys) {
+                    std::vector<double> h;
+                    for (std::size_t i : idx)
+                        h.push_back(ape(cv[name][i], rows[i].measured));
+                    md << " | " << fixed(mean(h), 2);
+                }
+                md << " |\n";
+            };
+            std::vector<std::size_t> every;
+            for (const auto& [file, idx] : by_file) {
+                line("`" + std::filesystem::path(file).filename().string() + "`", idx);
+                every.insert(every.end(), idx.begin(), idx.end());
+            }
+            line("**all**", every);
         }
 
         // Per (source, gpu, sync) group: in-sample and held-out.
@@ -199,11 +372,11 @@ int main(int argc, char** argv) {
         for (const GroupLine& g : groups) {
             const double n = g.rows;
             std::printf("%-40s %-16s %-16s %4d %8.1f %8.1f %8.1f\n", g.source.c_str(),
-                        g.gpu.c_str(), g.sync.c_str(), g.rows, g.in_sample / n,
-                        g.by_source / n, g.by_gpu / n);
-            md << "| " << g.source << " | " << g.gpu << " | " << g.sync << " | " << g.rows
-               << " | " << fixed(g.in_sample / n, 1) << " | " << fixed(g.by_source / n, 1)
-               << " | " << fixed(g.by_gpu / n, 1) << " |\n";
+                        g.gpu.c_str(), g.sync.c_str(), g.rows, g.in_sample / n, g.by_source / n,
+                        g.by_gpu / n);
+            md << "| " << g.source << " | " << g.gpu << " | " << g.sync << " | " << g.rows << " | "
+               << fixed(g.in_sample / n, 1) << " | " << fixed(g.by_source / n, 1) << " | "
+               << fixed(g.by_gpu / n, 1) << " |\n";
         }
         std::vector<double> fit_errors;
         for (std::size_t i = 0; i < rows.size(); ++i)
@@ -219,31 +392,21 @@ int main(int argc, char** argv) {
         }
         md << "\n";
 
-        if (o.write) {
-            writeProfiles(spec, fit.values);
-            if (cv.count("gpu") && cv.count("architecture")) {
-                ErrorBands bands;
-                bands.basis = "ln(measured / predicted throughput) of each row when its GPU "
-                              "(classes) or its architecture (unseen_architecture) was left "
-                              "out of the fit";
-                std::vector<ErrorBandRow> by_gpu, by_arch;
-                for (std::size_t i = 0; i < rows.size(); ++i) {
-                    const Scenario& s = problem.scenarios[i];
-                    ErrorBandRow r{s.gpu.architecture, rows[i].precision, s.totalGpus() > 1,
-                                   logRatio(rows[i], cv["gpu"][i])};
-                    by_gpu.push_back(r);
-                    r.log_ratio = logRatio(rows[i], cv["architecture"][i]);
-                    by_arch.push_back(r);
-                }
-                bands.classes = errorClasses(by_gpu);
-                bands.unseen_architecture = errorClasses(by_arch);
+        const bool can_band = cv.count("source") && cv.count("architecture");
+        if (can_band) {
+            const ErrorBands bands = bandsFromResiduals(problem, cv["source"], cv["architecture"]);
+            md << "\n" << coverageReport(problem, cv["source"], bands);
+            if (o.write) {
                 const std::string file =
                     (std::filesystem::path(profilesDir()) / "error-bands.json").string();
                 writeFileAtomically(file, errorBandsToJson(bands));
                 std::cout << "wrote " << file << "\n";
-            } else {
-                std::cout << "error bands not written: they need --cv gpu,architecture\n";
             }
+        }
+        if (o.write) {
+            writeProfiles(spec, fit.values);
+            if (!can_band)
+                std::cout << "error bands not written: they need --cv source,architecture\n";
         }
         if (!o.report.empty()) {
             writeFileAtomically(o.report, md.str());

@@ -1,5 +1,7 @@
 #include "validation/profile_fit.h"
 
+#include "validation/fit_evaluator.h"
+
 #include "hardware/profile_json.h"
 #include "util/error.h"
 #include "util/text_file.h"
@@ -8,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -39,6 +42,7 @@ const std::vector<std::pair<std::string, Field>>& fieldTable() {
         {"depthwise_efficiency", &SoftwareProfile::depthwise_efficiency},
         {"input_gpu_us_per_image", &SoftwareProfile::input_gpu_us_per_image},
         {"host_images_per_core_s", &SoftwareProfile::host_images_per_core_s},
+        {"policy_augment_cost", &SoftwareProfile::policy_augment_cost},
         {"nccl_efficiency", &SoftwareProfile::nccl_efficiency},
         {"sync_jitter", &SoftwareProfile::sync_jitter},
         {"network_efficiency", &SoftwareProfile::network_efficiency},
@@ -80,8 +84,7 @@ bool setFitParameterField(SoftwareProfile& profile, const std::string& field, do
     return true;
 }
 
-bool getFitParameterField(const SoftwareProfile& profile, const std::string& field,
-                          double& value) {
+bool getFitParameterField(const SoftwareProfile& profile, const std::string& field, double& value) {
     const Field f = findField(field);
     if (!f)
         return false;
@@ -97,6 +100,8 @@ FitSpec parseFitSpec(const std::string& text, const std::string& file) {
     FitSpec spec;
     spec.file = file;
     spec.group_limit_percent = f.number("group_limit_percent", 0, 1000, 15);
+    spec.least_squares_start = f.boolean("least_squares_start", true);
+    spec.prior_weight = f.number("prior_weight", 0, 1000, 0);
     const std::filesystem::path folder = std::filesystem::path(file).parent_path();
     const nlohmann::json* files = f.array("measurements", true);
     for (std::size_t i = 0; i < files->size(); ++i) {
@@ -136,8 +141,8 @@ FitSpec parseFitSpec(const std::string& text, const std::string& file) {
                 if (spec.parameters[j].name == fp.relative_to)
                     fp.relative_index = static_cast<int>(j);
             if (fp.relative_index < 0)
-                p.fail("relative_to", "names no earlier parameter: " +
-                                          profile_json::quoted(fp.relative_to));
+                p.fail("relative_to",
+                       "names no earlier parameter: " + profile_json::quoted(fp.relative_to));
         }
         fp.min = p.number("min", 0, 1e6);
         fp.max = p.number("max", fp.min, 1e6);
@@ -203,8 +208,7 @@ std::vector<double> predictRows(const FitProblem& problem, const std::vector<std
         const std::size_t i = rows[k];
         Scenario s = problem.scenarios[i];
         s.software = profiles.at(problem.rows[i].software);
-        predicted[k] =
-            metricValue(predict(s, PredictDetail::Totals), problem.rows[i].metric);
+        predicted[k] = metricValue(predict(s, PredictDetail::Totals), problem.rows[i].metric);
     }
     return predicted;
 }
@@ -225,9 +229,17 @@ FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& ro
         ++g.second;
     }
     score.mape = total / static_cast<double>(rows.size());
-    for (const auto& [key, g] : groups)
-        score.worst_group = std::max(score.worst_group, g.first / g.second);
-    score.objective = score.mape + std::max(0.0, score.worst_group - group_limit_percent);
+    // Every group over the limit costs the square of its excess (in percentage points,
+    // per 10 points): a group just over it weighs little against the rows as a whole, one
+    // far over it a lot, and no single worst group steers the whole fit.
+    double excess = 0;
+    for (const auto& [key, g] : groups) {
+        const double mape = g.first / g.second;
+        score.worst_group = std::max(score.worst_group, mape);
+        const double over = std::max(0.0, mape - group_limit_percent);
+        excess += over * over / 10.0;
+    }
+    score.objective = score.mape + excess;
     return score;
 }
 
@@ -248,13 +260,23 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
                 free.push_back(i);
                 break;
             }
-    auto evaluate = [&](const std::vector<double>& values) {
-        ++result.evaluations;
-        const auto profiles = applyFit(spec, values, problem.baseline);
-        return scoreRows(problem, train, predictRows(problem, train, profiles),
-                         spec.group_limit_percent);
+    // Least squares first, to move the parameters that trade off together into the right
+    // valley; then coordinate descent on the objective itself from there.
+    FitEvaluator evaluator(spec, problem, train, result.values);
+    if (spec.least_squares_start)
+        result.values = leastSquaresStart(spec, problem, train, free, evaluator);
+    std::vector<double> candidate;
+    auto penalized = [&](FitScore score, const std::vector<double>& values) {
+        score.objective += priorPenalty(spec, free, values);
+        return score;
     };
-    result.score = evaluate(result.values);
+    auto evaluate = [&](const std::vector<double>& values) {
+        candidate = evaluator.predict(values);
+        return penalized(scoreRows(problem, train, candidate, spec.group_limit_percent), values);
+    };
+    result.score = penalized(
+        scoreRows(problem, train, evaluator.acceptedPredictions(), spec.group_limit_percent),
+        result.values);
     for (double step = kFirstStep; step >= kLastStep; step /= 2) {
         bool improved = true;
         for (int round = 0; improved && round < kMaxRoundsPerStep; ++round) {
@@ -278,6 +300,7 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
                     }
                     if (s.objective < result.score.objective - 1e-9) {
                         result.score = s;
+                        evaluator.accept(result.values, candidate);
                         improved = true;
                         if (progress)
                             progress(result);
@@ -288,6 +311,7 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
             }
         }
     }
+    result.evaluations = evaluator.evaluations();
     return result;
 }
 

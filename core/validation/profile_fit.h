@@ -34,6 +34,14 @@ struct FitSpec {
     std::string file;                      // where it was read from
     std::vector<std::string> measurements; // CSV paths, resolved against the spec's folder
     double group_limit_percent = 15;
+    // Start the coordinate descent from a least-squares descent from the priors (true), or
+    // from the priors themselves.
+    bool least_squares_start = true;
+    // Each free parameter's departure from its prior costs prior_weight x ln(value/prior)^2
+    // percentage points: a parameter moves far from its documented value only where many
+    // rows ask for it, and one the rows hardly constrain (a fold that leaves out its only
+    // source) stays near the documented value instead of drifting to a bound.
+    double prior_weight = 0;
     std::vector<FitParameter> parameters;
 };
 
@@ -50,7 +58,7 @@ bool getFitParameterField(const SoftwareProfile& profile, const std::string& fie
 // Rows with their scenarios resolved once; only the software changes between evaluations.
 struct FitProblem {
     std::vector<ValidationRow> rows;
-    std::vector<Scenario> scenarios;                  // parallel to rows
+    std::vector<Scenario> scenarios;                 // parallel to rows
     std::map<std::string, SoftwareProfile> baseline; // every software id the rows use
 };
 FitProblem makeFitProblem(const std::vector<ValidationRow>& rows,
