@@ -135,6 +135,7 @@ std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std
             return fields[i];
         };
         ValidationRow r;
+        r.file = file;
         r.id = get(0);
         r.source = get(1);
         r.network = get(2);

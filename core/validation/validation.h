@@ -15,6 +15,7 @@
 namespace iterscope {
 
 struct ValidationRow {
+    std::string file; // the CSV it was read from
     std::string id, source, network;
     int64_t image = 0;
     int64_t batch_per_gpu = 0;

@@ -39,6 +39,15 @@ void checkPoint(const QJsonObject& p) {
     QVERIFY(p["hours"].toDouble() > 0);
     QVERIFY(p["images_per_second"].toDouble() > 0);
     QVERIFY(p["energy_kwh"].toDouble() > 0);
+    // The prediction's error band reaches the hours, the cost and the energy alike.
+    const double h = p["hours"].toDouble();
+    QVERIFY(p["hours_low"].toDouble() < h && h < p["hours_high"].toDouble());
+    const double e = p["energy_kwh"].toDouble();
+    QVERIFY(p["energy_kwh_low"].toDouble() < e && e < p["energy_kwh_high"].toDouble());
+    QVERIFY(qAbs(p["energy_kwh_high"].toDouble() / e - p["hours_high"].toDouble() / h) < 1e-9);
+    if (p["cost_usd"].isDouble())
+        QVERIFY(p["cost_usd_low"].toDouble() < p["cost_usd"].toDouble() &&
+                p["cost_usd"].toDouble() < p["cost_usd_high"].toDouble());
 }
 
 void expectOneLineError(const CliResult& r, const char* expected) {

@@ -58,7 +58,11 @@ class PredictCli : public QObject {
         // The same band both ways: time x throughput is the images of one iteration.
         QVERIFY(qAbs(t_low * i_high - t * ips) < 1e-6 * t * ips);
         QVERIFY(qAbs(t_high * i_low - t * ips) < 1e-6 * t * ips);
-        QVERIFY(o["error_band"].toObject()["rows"].toInt() >= 4);
+        QVERIFY(o["error_band"].toObject()["rows"].toInt() >= 6);
+        // Symmetric in log space: it holds the prediction, as far below as above in ratio.
+        QVERIFY(t_low < t && t < t_high);
+        QVERIFY(qAbs(t_low * t_high - t * t) < 1e-6 * t * t);
+        QVERIFY(o["error_band"].toObject().contains("extrapolated"));
         QVERIFY(o.contains("input_bound"));
         QVERIFY(o.contains("straggler_ms"));
     }
