@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/text_file.h"
 #include "validation/error_band.h"
+#include "validation/measurement_fit.h"
 #include "validation/profile_fit.h"
 
 #include <CLI/CLI.hpp>
@@ -83,12 +84,7 @@ void writeProfiles(const FitSpec& spec, const std::vector<double>& values) {
             nlohmann::ordered_json::parse(readBoundedFile(file, 1 << 20, "a profile"));
         for (const auto& [field, value] : fields) {
             // Four significant digits: more would claim a precision the fit does not have.
-            const double rounded =
-                value == 0 ? 0.0
-                           : std::round(value / std::pow(10.0, std::floor(std::log10(std::abs(
-                                                                   value))) - 3)) *
-                                 std::pow(10.0, std::floor(std::log10(std::abs(value))) - 3);
-            doc[field] = rounded;
+            doc[field] = roundToSignificant(value, 4);
         }
         writeFileAtomically(file, doc.dump(2) + "\n");
         loadSoftwareProfile(file); // what was written must load back
@@ -110,8 +106,9 @@ int main(int argc, char** argv) {
     CLI11_PARSE(app, argc, argv);
     try {
         const auto start = std::chrono::steady_clock::now();
-        const int jobs =
-            o.jobs > 0 ? o.jobs : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        const int jobs = o.jobs > 0
+                             ? o.jobs
+                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
         const FitSpec spec = readFitSpec(o.spec);
         std::vector<ValidationRow> rows;
         for (const std::string& csv : spec.measurements)
@@ -127,8 +124,10 @@ int main(int argc, char** argv) {
         const std::vector<double> in_sample = predictRows(problem, all, profiles);
         std::ostringstream md;
         const std::vector<double> effective = effectiveValues(spec, fit.values);
-        std::cout << "parameter                                 prior     fitted   in the profiles\n";
-        md << "| parameter | profiles | prior | fitted | in the profiles |\n|---|---|---|---|---|\n";
+        std::cout
+            << "parameter                                 prior     fitted   in the profiles\n";
+        md << "| parameter | profiles | prior | fitted | in the profiles "
+              "|\n|---|---|---|---|---|\n";
         for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
             const FitParameter& p = spec.parameters[i];
             const std::string name =
@@ -141,8 +140,8 @@ int main(int argc, char** argv) {
             md << "| " << name << " | " << ids << " | " << p.prior << " | "
                << fixed(fit.values[i], 4) << " | " << fixed(effective[i], 4) << " |\n";
         }
-        std::printf("in-sample: MAPE %.2f%%, worst group %.2f%% (%d evaluations)\n",
-                    fit.score.mape, fit.score.worst_group, fit.evaluations);
+        std::printf("in-sample: MAPE %.2f%%, worst group %.2f%% (%d evaluations)\n", fit.score.mape,
+                    fit.score.worst_group, fit.evaluations);
 
         std::map<std::string, std::vector<double>> cv;
         std::vector<std::pair<std::string, FoldKey>> keys;
@@ -199,11 +198,11 @@ int main(int argc, char** argv) {
         for (const GroupLine& g : groups) {
             const double n = g.rows;
             std::printf("%-40s %-16s %-16s %4d %8.1f %8.1f %8.1f\n", g.source.c_str(),
-                        g.gpu.c_str(), g.sync.c_str(), g.rows, g.in_sample / n,
-                        g.by_source / n, g.by_gpu / n);
-            md << "| " << g.source << " | " << g.gpu << " | " << g.sync << " | " << g.rows
-               << " | " << fixed(g.in_sample / n, 1) << " | " << fixed(g.by_source / n, 1)
-               << " | " << fixed(g.by_gpu / n, 1) << " |\n";
+                        g.gpu.c_str(), g.sync.c_str(), g.rows, g.in_sample / n, g.by_source / n,
+                        g.by_gpu / n);
+            md << "| " << g.source << " | " << g.gpu << " | " << g.sync << " | " << g.rows << " | "
+               << fixed(g.in_sample / n, 1) << " | " << fixed(g.by_source / n, 1) << " | "
+               << fixed(g.by_gpu / n, 1) << " |\n";
         }
         std::vector<double> fit_errors;
         for (std::size_t i = 0; i < rows.size(); ++i)

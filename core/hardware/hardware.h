@@ -68,7 +68,7 @@ struct SystemProfile {
     std::string id;   // "dgx1-v100"
     std::string name; // "NVIDIA DGX-1 (V100)"
     std::string source;
-    std::string notes; // unconfirmed values and derivations, from the JSON "notes"
+    std::string notes;       // unconfirmed values and derivations, from the JSON "notes"
     std::string default_gpu; // GPU id this system ships with, "" for any
     int gpus_per_node = 8;   // the most GPUs one node holds
     int max_nodes = 1;       // 1024 for generic clusters
@@ -161,15 +161,15 @@ struct SoftwareProfile {
     bool elementwise_fusion = false;
 
     // Input.
-    bool overlap_input = true;          // input copy and pipeline hidden behind compute
-    double input_gpu_us_per_image = 0;  // GPU time of an on-GPU pipeline (DALI), per image
-    bool default_real_data = true;      // its benchmarks read real images unless told not to
-    double host_images_per_core_s = 0;  // images one host core decodes and augments; 0: no cap
-    double loader_workers_per_gpu = 0;  // decode processes per GPU; 0: every core
+    bool overlap_input = true;         // input copy and pipeline hidden behind compute
+    double input_gpu_us_per_image = 0; // GPU time of an on-GPU pipeline (DALI), per image
+    bool default_real_data = true;     // its benchmarks read real images unless told not to
+    double host_images_per_core_s = 0; // images one host core decodes and augments; 0: no cap
+    double loader_workers_per_gpu = 0; // decode processes per GPU; 0: every core
 
     // Communication.
-    double nccl_efficiency = 0.8; // achieved fraction of link bandwidth in collectives
-    bool nccl_topology_aware = true; // NCCL 2 ring search over NVLink (NCCL 1: device order)
+    double nccl_efficiency = 0.8;          // achieved fraction of link bandwidth in collectives
+    bool nccl_topology_aware = true;       // NCCL 2 ring search over NVLink (NCCL 1: device order)
     double collective_base_latency_us = 0; // per collective call
     double collective_hop_latency_us = 0;  // per ring hop
     double network_efficiency = 0.8;       // achieved fraction of the NICs
@@ -187,6 +187,18 @@ struct SoftwareProfile {
     double workspace_limit_mb = 0;              // largest convolution workspace allowed
     // Free-form extra parameters the model reads by name; documented in the JSON file.
     std::vector<std::pair<std::string, double>> extra;
+
+    // A band of its own (docs/profiles.md "error_band"): the spread of the residuals of the
+    // measurements a profile was fitted to by iterscope-cli fit, ln(measured / predicted
+    // throughput) of each row when left out of the fit. It speaks for the architectures those
+    // rows ran on; rows 0: none, and predictions carry the shipped bands.
+    struct ErrorBand {
+        int rows = 0;
+        double mean_log_ratio = 0, sd_log_ratio = 0;
+        std::vector<std::string> architectures;
+        std::string basis;
+    };
+    ErrorBand error_band;
 };
 
 } // namespace iterscope

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -82,6 +83,27 @@ const ErrorClass* find(const std::vector<ErrorClass>& classes, const std::string
     return nullptr;
 }
 
+// A profile fitted to a person's own rows (iterscope-cli fit) brings the spread of their
+// held-out residuals, for the architectures those rows ran on.
+bool ownBandApplies(const Scenario& s) {
+    const SoftwareProfile::ErrorBand& own = s.software.error_band;
+    return own.rows > 0 && std::find(own.architectures.begin(), own.architectures.end(),
+                                     s.gpu.architecture) != own.architectures.end();
+}
+
+// Fewer rows than a shipped class needs cannot narrow the shipped band, only shift it.
+ErrorBand ownBand(const SoftwareProfile::ErrorBand& own, double z, const ErrorClass* shipped) {
+    double sd = own.sd_log_ratio;
+    if (own.rows < kMinBandRows && shipped)
+        sd = std::max(sd, shipped->sd_log_ratio);
+    ErrorBand band;
+    band.rows = own.rows;
+    band.low = std::exp(own.mean_log_ratio - z * sd);
+    band.high = std::exp(own.mean_log_ratio + z * sd);
+    band.basis = std::to_string(own.rows) + " rows the software profile was fitted to";
+    return band;
+}
+
 } // namespace
 
 std::vector<ErrorClass> errorClasses(const std::vector<ErrorBandRow>& rows) {
@@ -135,8 +157,7 @@ ErrorBands parseErrorBands(const std::string& text, const std::string& file) {
 const ErrorBands& shippedErrorBands() {
     static std::mutex mutex;
     static std::map<std::string, ErrorBands> by_file;
-    const std::string file =
-        (std::filesystem::path(profilesDir()) / "error-bands.json").string();
+    const std::string file = (std::filesystem::path(profilesDir()) / "error-bands.json").string();
     std::lock_guard lock(mutex);
     auto it = by_file.find(file);
     if (it == by_file.end()) {
@@ -167,6 +188,8 @@ ErrorBand errorBandFor(const ErrorBands& bands, const Scenario& s) {
         c = find(pool, "*", precision, multi);
     if (!c)
         c = find(pool, "*", "*", -1);
+    if (ownBandApplies(s))
+        return ownBand(s.software.error_band, bands.z, c);
     if (!c)
         return band;
     band.rows = c->rows;
@@ -176,7 +199,10 @@ ErrorBand errorBandFor(const ErrorBands& bands, const Scenario& s) {
                  (c->architecture == "*" ? std::string(seen ? "" : "unseen-architecture ")
                                          : c->architecture + " ") +
                  (c->precision == "*" ? std::string() : c->precision + " ") +
-                 (c->multi_gpu < 0 ? "" : c->multi_gpu ? "multi-GPU " : "single-GPU ") + "rows";
+                 (c->multi_gpu < 0 ? ""
+                  : c->multi_gpu   ? "multi-GPU "
+                                   : "single-GPU ") +
+                 "rows";
     return band;
 }
 

@@ -80,8 +80,7 @@ bool setFitParameterField(SoftwareProfile& profile, const std::string& field, do
     return true;
 }
 
-bool getFitParameterField(const SoftwareProfile& profile, const std::string& field,
-                          double& value) {
+bool getFitParameterField(const SoftwareProfile& profile, const std::string& field, double& value) {
     const Field f = findField(field);
     if (!f)
         return false;
@@ -136,8 +135,8 @@ FitSpec parseFitSpec(const std::string& text, const std::string& file) {
                 if (spec.parameters[j].name == fp.relative_to)
                     fp.relative_index = static_cast<int>(j);
             if (fp.relative_index < 0)
-                p.fail("relative_to", "names no earlier parameter: " +
-                                          profile_json::quoted(fp.relative_to));
+                p.fail("relative_to",
+                       "names no earlier parameter: " + profile_json::quoted(fp.relative_to));
         }
         fp.min = p.number("min", 0, 1e6);
         fp.max = p.number("max", fp.min, 1e6);
@@ -203,8 +202,7 @@ std::vector<double> predictRows(const FitProblem& problem, const std::vector<std
         const std::size_t i = rows[k];
         Scenario s = problem.scenarios[i];
         s.software = profiles.at(problem.rows[i].software);
-        predicted[k] =
-            metricValue(predict(s, PredictDetail::Totals), problem.rows[i].metric);
+        predicted[k] = metricValue(predict(s, PredictDetail::Totals), problem.rows[i].metric);
     }
     return predicted;
 }
@@ -231,30 +229,31 @@ FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& ro
     return score;
 }
 
-FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
-                        const std::vector<std::size_t>& train,
-                        const std::function<void(const FitResult&)>& progress) {
+double priorPenalty(const FitSpec& spec, const std::vector<double>& values) {
+    if (spec.prior_weight <= 0)
+        return 0;
+    double sum = 0;
+    for (std::size_t i = 0; i < spec.parameters.size() && i < values.size(); ++i) {
+        const FitParameter& p = spec.parameters[i];
+        const double scale =
+            p.prior_scale > 0 ? p.prior_scale : (p.prior != 0 ? std::abs(p.prior) / 2 : 1.0);
+        const double d = (values[i] - p.prior) / scale;
+        sum += d * d;
+    }
+    return spec.prior_weight * sum;
+}
+
+FitResult descendFromPriors(const FitSpec& spec, const std::vector<std::size_t>& free,
+                            const std::function<FitScore(const std::vector<double>&)>& evaluate,
+                            const std::function<void(const FitResult&)>& progress) {
     FitResult result;
     for (const FitParameter& p : spec.parameters)
         result.values.push_back(p.prior);
-    // A parameter is free only when a training row runs on one of its profiles.
-    std::set<std::string> trained;
-    for (std::size_t i : train)
-        trained.insert(problem.rows[i].software);
-    std::vector<std::size_t> free;
-    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-        for (const std::string& id : spec.parameters[i].profiles)
-            if (trained.count(id)) {
-                free.push_back(i);
-                break;
-            }
-    auto evaluate = [&](const std::vector<double>& values) {
+    auto count = [&](const std::vector<double>& values) {
         ++result.evaluations;
-        const auto profiles = applyFit(spec, values, problem.baseline);
-        return scoreRows(problem, train, predictRows(problem, train, profiles),
-                         spec.group_limit_percent);
+        return evaluate(values);
     };
-    result.score = evaluate(result.values);
+    result.score = count(result.values);
     for (double step = kFirstStep; step >= kLastStep; step /= 2) {
         bool improved = true;
         for (int round = 0; improved && round < kMaxRoundsPerStep; ++round) {
@@ -271,7 +270,7 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
                     result.values[i] = next;
                     FitScore s;
                     try {
-                        s = evaluate(result.values);
+                        s = count(result.values);
                     } catch (const InputError&) {
                         result.values[i] = old;
                         continue;
@@ -289,6 +288,32 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
         }
     }
     return result;
+}
+
+FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
+                        const std::vector<std::size_t>& train,
+                        const std::function<void(const FitResult&)>& progress) {
+    // A parameter is free only when a training row runs on one of its profiles.
+    std::set<std::string> trained;
+    for (std::size_t i : train)
+        trained.insert(problem.rows[i].software);
+    std::vector<std::size_t> free;
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+        for (const std::string& id : spec.parameters[i].profiles)
+            if (trained.count(id)) {
+                free.push_back(i);
+                break;
+            }
+    return descendFromPriors(
+        spec, free,
+        [&](const std::vector<double>& values) {
+            const auto profiles = applyFit(spec, values, problem.baseline);
+            FitScore score = scoreRows(problem, train, predictRows(problem, train, profiles),
+                                       spec.group_limit_percent);
+            score.objective += priorPenalty(spec, values);
+            return score;
+        },
+        progress);
 }
 
 std::string foldKeyOf(const FitProblem& problem, std::size_t row, FoldKey key) {

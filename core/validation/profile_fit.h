@@ -28,6 +28,9 @@ struct FitParameter {
     // lower bound of 1 says a newer release is never worse than the one it extends.
     std::string relative_to;
     int relative_index = -1; // index of relative_to in FitSpec::parameters
+    // How far from the prior a value may wander for FitSpec::prior_weight: the penalty is
+    // prior_weight x ((value - prior) / prior_scale)^2. 0: half the prior (1 for a prior of 0).
+    double prior_scale = 0;
 };
 
 struct FitSpec {
@@ -35,6 +38,11 @@ struct FitSpec {
     std::vector<std::string> measurements; // CSV paths, resolved against the spec's folder
     double group_limit_percent = 15;
     std::vector<FitParameter> parameters;
+    // A pull toward the priors, in percentage points of the objective per prior_scale of
+    // deviation squared, so that a handful of rows moves the parameters they determine and
+    // leaves the rest near the documented values (iterscope-cli fit). 0, iterscope-fit's
+    // spec: the objective alone.
+    double prior_weight = 0;
 };
 
 // Throws InputError naming the file and the field.
@@ -50,7 +58,7 @@ bool getFitParameterField(const SoftwareProfile& profile, const std::string& fie
 // Rows with their scenarios resolved once; only the software changes between evaluations.
 struct FitProblem {
     std::vector<ValidationRow> rows;
-    std::vector<Scenario> scenarios;                  // parallel to rows
+    std::vector<Scenario> scenarios;                 // parallel to rows
     std::map<std::string, SoftwareProfile> baseline; // every software id the rows use
 };
 FitProblem makeFitProblem(const std::vector<ValidationRow>& rows,
@@ -82,9 +90,20 @@ struct FitResult {
     int evaluations = 0;
 };
 
+// The pull toward the priors of `values` (0 when spec.prior_weight is 0).
+double priorPenalty(const FitSpec& spec, const std::vector<double>& values);
+
+// The descent fitParameters() runs, on any objective: from the priors, over the parameters
+// `free` (indices into spec.parameters), within their bounds; `evaluate` scores a vector of
+// values (an InputError from it rejects that step). The objective is evaluate's.
+FitResult descendFromPriors(const FitSpec& spec, const std::vector<std::size_t>& free,
+                            const std::function<FitScore(const std::vector<double>&)>& evaluate,
+                            const std::function<void(const FitResult&)>& progress = {});
+
 // Coordinate descent from the priors over multiplicative steps (20% halving to 0.5%),
 // within each parameter's bounds, on the rows `train`. A parameter whose profiles have no
-// row in `train` keeps its prior. `progress` (optional) hears every accepted step.
+// row in `train` keeps its prior. The objective is scoreRows' plus priorPenalty().
+// `progress` (optional) hears every accepted step.
 FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
                         const std::vector<std::size_t>& train,
                         const std::function<void(const FitResult&)>& progress = {});

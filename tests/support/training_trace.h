@@ -23,6 +23,9 @@ struct TrainingTraceOptions {
     bool shapes = false;             // record_shapes: dims on the ops, no input copy needed
     bool input_copy = true;          // the batch copied from the host
     bool scrambled_backward = false; // backward nodes in an order unlike the reverse layers
+    // When set, per layer index: the layer's kernel time in microseconds, split evenly over
+    // its kernels (a layer without kernels ignores it).
+    std::vector<double> forward_us, backward_us;
 };
 
 struct TrainingTrace {
@@ -90,10 +93,10 @@ inline TrainingTrace alexnetTrainingTrace(const TrainingTraceOptions& o) {
     // Kernels launched inside an op: each launch 3 us after the last, each kernel starting
     // when both its launch has reached the GPU and the stream is free.
     const auto kernels = [&](int tid, double& t, int count, const std::string& name, double base,
-                             double& sum, int stream = 7) {
+                             double& sum, int stream = 7, double total = -1) {
         for (int k = 0; k < count; ++k) {
             t += 3;
-            const double dur = base + 7.25 * k;
+            const double dur = total >= 0 ? total / count : base + 7.25 * k;
             gpu = std::max(gpu, t + 5) + 0.5;
             b.launch(tid, t, name + std::to_string(k), gpu, dur, stream);
             busy.emplace_back(gpu, gpu + dur);
@@ -126,7 +129,7 @@ inline TrainingTrace alexnetTrainingTrace(const TrainingTraceOptions& o) {
             double inner_t = t + 1;
             kernels(main_thread, inner_t, l.kernels_fwd,
                     std::string("void fwd_kernel_") + l.kind + "_", 20.125 + 3.5 * double(i) + s,
-                    sum);
+                    sum, 7, o.forward_us.empty() ? -1.0 : o.forward_us[i]);
             const std::vector<std::int64_t> dims =
                 o.shapes && i == 1 ? std::vector<std::int64_t>{o.batch, 3, 224, 224}
                                    : std::vector<std::int64_t>{};
@@ -167,7 +170,8 @@ inline TrainingTrace alexnetTrainingTrace(const TrainingTraceOptions& o) {
                 double sum = 0;
                 kernels(autograd_thread, inner, l.kernels_bwd,
                         std::string("void bwd_kernel_") + l.kind + "_",
-                        30.375 + 2.25 * double(i) + s, sum);
+                        30.375 + 2.25 * double(i) + s, sum, 7,
+                        o.backward_us.empty() ? -1.0 : o.backward_us[i]);
                 b.op(std::string("autograd::engine::evaluate_function: ") + l.node, autograd_thread,
                      bt, inner - bt + 1, seq_of[i]);
                 b.op(l.node, autograd_thread, bt + 0.5, inner - bt, seq_of[i]);
