@@ -1,12 +1,12 @@
 #include "trace/trace_input.h"
 
 #include "util/error.h"
+#include "util/text_file.h"
 
 #include <zlib.h>
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 
 namespace iterscope {
 
@@ -15,7 +15,7 @@ constexpr std::size_t kChunkBytes = 256 * 1024;
 // zlib's window bits plus 16: expect a gzip header and trailer, not a raw zlib stream.
 constexpr int kGzipWindowBits = 15 + 16;
 
-std::string gib(std::uint64_t bytes) {
+std::string mib(std::uint64_t bytes) {
     return std::to_string(bytes >> 20) + " MiB";
 }
 } // namespace
@@ -42,18 +42,7 @@ TraceInputBuffer::~TraceInputBuffer() {
 
 std::unique_ptr<TraceInputBuffer> TraceInputBuffer::openFile(const std::string& path,
                                                              std::uint64_t max_text_bytes) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        throw InputError(path + ": no such file");
-    // A FIFO or a device would block or never end.
-    if (!fs::is_regular_file(status))
-        throw InputError(path + ": not a regular file");
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (!ec && size > max_text_bytes)
-        throw InputError(path + ": " + gib(size) + ", larger than the " + gib(max_text_bytes) +
-                         " a trace may be");
+    checkReadableFile(path, max_text_bytes, "a trace");
     std::unique_ptr<TraceInputBuffer> buffer(new TraceInputBuffer(path, max_text_bytes));
     buffer->m_stream = std::fopen(path.c_str(), "rb");
     if (!buffer->m_stream)
@@ -136,7 +125,7 @@ TraceInputBuffer::int_type TraceInputBuffer::underflow() {
         m_in_pos = m_in_end;
         m_text_bytes += n;
         if (m_text_bytes > m_max_text_bytes)
-            fail("larger than the " + gib(m_max_text_bytes) + " a trace may be");
+            fail("larger than the " + mib(m_max_text_bytes) + " a trace may be");
         setg(begin, begin, begin + n);
         return traits_type::to_int_type(*begin);
     }
@@ -177,7 +166,7 @@ TraceInputBuffer::int_type TraceInputBuffer::underflow() {
             continue;
         m_text_bytes += produced;
         if (m_text_bytes > m_max_text_bytes)
-            fail("inflates to more than the " + gib(m_max_text_bytes) + " a trace may be");
+            fail("inflates to more than the " + mib(m_max_text_bytes) + " a trace may be");
         setg(m_out.data(), m_out.data(), m_out.data() + produced);
         return traits_type::to_int_type(m_out[0]);
     }

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <ctime>
 #include <map>
 #include <mutex>
 #include <set>
@@ -348,15 +347,6 @@ double roundToSignificant(double v, int digits) {
         return v;
     const double scale = std::pow(10.0, std::floor(std::log10(std::abs(v))) - (digits - 1));
     return std::round(v / scale) * scale;
-}
-
-std::string utcTimestamp() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 } // namespace iterscope

@@ -108,7 +108,4 @@ std::string fittedProfileJson(const std::string& base_text, const std::string& b
 // `v` to `digits` significant digits: a written profile claims no precision the fit has not.
 double roundToSignificant(double v, int digits);
 
-// "2026-03-04T05:06:07Z", for the `source` of what is written.
-std::string utcTimestamp();
-
 } // namespace iterscope
