@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <istream>
 #include <unordered_map>
 
@@ -145,16 +146,16 @@ class TraceSax {
 
     bool null() { return true; }
     bool boolean(bool) { return true; }
-    bool number_integer(std::int64_t v) { return integer(v, std::to_string(v)); }
+    bool number_integer(std::int64_t v) { return integer(v, nullptr); }
     bool number_unsigned(std::uint64_t v) {
         return integer(v > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX
                                                                  : static_cast<std::int64_t>(v),
-                       std::to_string(v));
+                       nullptr);
     }
     bool number_float(double v, const std::string& text) {
         if (!std::isfinite(v))
             return true;
-        return integer(static_cast<std::int64_t>(std::clamp(v, -9e18, 9e18)), text);
+        return integer(static_cast<std::int64_t>(std::clamp(v, -9e18, 9e18)), &text);
     }
     bool string(std::string& v) {
         const Ctx c = top();
@@ -163,9 +164,11 @@ class TraceSax {
                 m.ph = v.empty() ? '?' : v[0];
             else if (m_key == "cat")
                 m.cat = v.substr(0, 64);
-            else if (m_key == "name")
-                m.name = v.substr(0, kMaxTraceNameBytes);
-            else if (m_key == "pid")
+            else if (m_key == "name") {
+                m.name = std::move(v); // the parser's token is ours to take
+                if (m.name.size() > kMaxTraceNameBytes)
+                    m.name.resize(kMaxTraceNameBytes);
+            } else if (m_key == "pid")
                 m.pid_text = v.substr(0, 64);
             else if (m_key == "tid")
                 m.tid_text = v.substr(0, 64);
@@ -261,14 +264,24 @@ class TraceSax {
         return true;
     }
 
-    bool integer(std::int64_t v, const std::string& text) {
+    // `text` is the number as written when it has a fraction; whole microseconds (most
+    // numbers of a trace) need no text.
+    bool integer(std::int64_t v, const std::string* text) {
         const Ctx c = top();
+        const auto nanos = [&](std::int64_t& out) {
+            if (text)
+                return microsToNanos(*text, out);
+            if (v > INT64_MAX / 1000 || v < INT64_MIN / 1000)
+                return false;
+            out = v * 1000;
+            return true;
+        };
         if (c == Ctx::Event) {
             if (m_key == "ts")
-                m.has_ts = microsToNanos(text, m.event.ts_ns);
+                m.has_ts = nanos(m.event.ts_ns);
             else if (m_key == "dur") {
                 std::int64_t d = 0;
-                if (microsToNanos(text, d) && d >= 0)
+                if (nanos(d) && d >= 0)
                     m.event.dur_ns = d;
             } else if (m_key == "pid")
                 m.event.pid = v;
@@ -365,9 +378,17 @@ class TraceSax {
     std::unordered_map<std::string, std::int32_t> m_ids;
 };
 
-KinetoTrace parseFrom(TraceInputBuffer& buffer, const std::string& file) {
+// Room for the events a trace of `bytes` holds, made once: growing the vector by doubling
+// copies it and touches fresh pages each time, which costs more than the parse in a VM.
+// Unused capacity is address space only, never touched.
+constexpr std::uint64_t kBytesPerKeptEvent = 150; // kept events are most of a trace's text
+constexpr std::uint64_t kGzipRatio = 10;
+
+KinetoTrace parseFrom(TraceInputBuffer& buffer, const std::string& file, std::uint64_t size_hint) {
     KinetoTrace trace;
     trace.file = file;
+    trace.events.reserve(static_cast<std::size_t>(
+        std::min<std::uint64_t>(size_hint / kBytesPerKeptEvent, kMaxTraceEvents)));
     TraceSax sax(trace);
     std::istream in(&buffer);
     const bool ok = nlohmann::json::sax_parse(in, &sax);
@@ -391,12 +412,19 @@ KinetoTrace parseFrom(TraceInputBuffer& buffer, const std::string& file) {
 
 KinetoTrace readKinetoTrace(const std::string& path) {
     auto buffer = TraceInputBuffer::openFile(path);
-    return parseFrom(*buffer, path);
+    std::error_code ec;
+    std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+        size = 0;
+    // A .gz says nothing of its text's size; profiler JSON inflates about tenfold.
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0)
+        size *= kGzipRatio;
+    return parseFrom(*buffer, path, size);
 }
 
 KinetoTrace parseKinetoTrace(std::string_view bytes, const std::string& file) {
     auto buffer = TraceInputBuffer::fromMemory(bytes, file);
-    return parseFrom(*buffer, file);
+    return parseFrom(*buffer, file, bytes.size());
 }
 
 } // namespace iterscope

@@ -50,6 +50,7 @@ Nesting nest(const KinetoTrace& t) {
     n.parent.assign(t.events.size(), -1);
     n.enclosing.assign(t.events.size(), -1);
     std::vector<int> order;
+    order.reserve(t.events.size());
     for (std::size_t i = 0; i < t.events.size(); ++i)
         if (isCpuSide(t.events[i]) || t.events[i].kind == TraceEventKind::Runtime)
             order.push_back(static_cast<int>(i));
@@ -96,17 +97,50 @@ struct ChainInfo {
     std::int64_t sequence = -1;
 };
 
-ChainInfo chainOf(const KinetoTrace& t, const Nesting& n, int leaf) {
+// What each distinct name says, worked out once: a trace repeats a few hundred names in
+// every step, and classifying them is most of the work otherwise.
+class NameFacts {
+  public:
+    struct Facts {
+        bool known = false;
+        OpKind kind = OpKind::Other;
+        bool comm = false, optimizer = false, backward = false;
+    };
+    explicit NameFacts(const KinetoTrace& t)
+        : m_trace(t)
+        , m_facts(t.strings.size()) {}
+    const Facts& of(const TraceEvent& e) {
+        if (e.name < 0 || static_cast<std::size_t>(e.name) >= m_facts.size())
+            return m_none;
+        Facts& f = m_facts[static_cast<std::size_t>(e.name)];
+        if (!f.known) {
+            const std::string& name = m_trace.nameOf(e);
+            f.known = true;
+            f.kind = opKindOfName(name);
+            f.comm = isCommunicationName(name);
+            f.optimizer = isOptimizerOpName(name);
+            f.backward = isBackwardOpName(name);
+        }
+        return f;
+    }
+
+  private:
+    const KinetoTrace& m_trace;
+    std::vector<Facts> m_facts;
+    Facts m_none;
+};
+
+ChainInfo chainOf(const KinetoTrace& t, const Nesting& n, NameFacts& names, int leaf) {
     ChainInfo info;
     std::vector<int> chain; // leaf first
     for (int op = leaf; op >= 0 && chain.size() < 256; op = n.parent[static_cast<std::size_t>(op)])
         chain.push_back(op);
     bool comm = false, optimizer = false, backward = false;
     for (int op : chain) {
-        const std::string& name = t.nameOf(t.events[static_cast<std::size_t>(op)]);
-        comm = comm || isCommunicationName(name);
-        optimizer = optimizer || isOptimizerOpName(name);
-        backward = backward || isBackwardOpName(name);
+        const NameFacts::Facts& f = names.of(t.events[static_cast<std::size_t>(op)]);
+        comm = comm || f.comm;
+        optimizer = optimizer || f.optimizer;
+        backward = backward || f.backward;
     }
     info.pass = comm        ? TracePass::Communication
                 : optimizer ? TracePass::Optimizer
@@ -114,7 +148,7 @@ ChainInfo chainOf(const KinetoTrace& t, const Nesting& n, int leaf) {
                             : TracePass::Forward;
     std::size_t at = chain.size();
     for (std::size_t k = chain.size(); k-- > 0;) {
-        const OpKind kind = opKindOfName(t.nameOf(t.events[static_cast<std::size_t>(chain[k])]));
+        const OpKind kind = names.of(t.events[static_cast<std::size_t>(chain[k])]).kind;
         if (kind != OpKind::Other) {
             info.kind = kind;
             at = k;
@@ -244,7 +278,9 @@ TraceAnalysis analyzeTrace(const KinetoTrace& t) {
     out.facts.world_size = std::max(1, t.world_size);
 
     std::unordered_map<int, ChainInfo> chain_memo;
+    NameFacts names(t);
     std::vector<Activity> activities;
+    activities.reserve(t.events.size() / 2);
     for (std::size_t i = 0; i < t.events.size(); ++i) {
         const TraceEvent& e = t.events[i];
         if (!isGpuSide(e) || (e.device >= 0 ? e.device : static_cast<int>(e.pid)) != device)
@@ -264,11 +300,11 @@ TraceAnalysis analyzeTrace(const KinetoTrace& t) {
         if (leaf >= 0) {
             auto memo = chain_memo.find(leaf);
             if (memo == chain_memo.end())
-                memo = chain_memo.emplace(leaf, chainOf(t, n, leaf)).first;
+                memo = chain_memo.emplace(leaf, chainOf(t, n, names, leaf)).first;
             a.chain = memo->second;
         }
         const std::string& name = t.nameOf(e);
-        if (e.kind == TraceEventKind::Kernel && isCommunicationName(name))
+        if (e.kind == TraceEventKind::Kernel && names.of(e).comm)
             a.chain.pass = TracePass::Communication;
         else if (e.kind == TraceEventKind::Memcpy && a.chain.pass == TracePass::Forward &&
                  !isLayerKind(a.chain.kind) && name.find("HtoD") != std::string::npos)
