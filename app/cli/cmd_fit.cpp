@@ -11,6 +11,7 @@
 #include "trace/trace_fit.h"
 #include "util/error.h"
 #include "util/text_file.h"
+#include "util/utc_time.h"
 #include "validation/measurement_fit.h"
 
 #include <nlohmann/json.hpp>
@@ -154,6 +155,11 @@ void run(const FitOptions& o, const CLI::App& cmd) {
                              *software.begin() + ", " + *std::next(software.begin()) +
                              "): pass --software BASE to fit one");
         base_id_or_path = base_given || rows.empty() ? o.flags.software : *software.begin();
+        // A profile the CSV names by a relative path lies beside the CSV.
+        if (!base_given && profile_json::looksLikePath(base_id_or_path) &&
+            std::filesystem::path(base_id_or_path).is_relative())
+            base_id_or_path =
+                (std::filesystem::path(o.measurements).parent_path() / base_id_or_path).string();
         const SoftwareProfile base = loadSoftwareProfile(base_id_or_path);
         fit = fitToMeasurements(rows, defaultResolver(), base, options, o.measurements);
         std::set<std::string> gpus;

@@ -6,6 +6,7 @@
 #include "util/error.h"
 #include "util/precision.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -95,7 +96,10 @@ TraceScenario traceScenario(const TraceAnalysis& trace, ScenarioChoices c,
         c.nodes = std::to_string((world + per_node - 1) / per_node);
     }
     if (!given.system) {
-        const int per_node = std::stoi(c.gpus_per_node);
+        // A bad --gpus-per-node is reported by the scenario builder, naming the flag.
+        int per_node = 1;
+        std::from_chars(c.gpus_per_node.data(), c.gpus_per_node.data() + c.gpus_per_node.size(),
+                        per_node);
         std::string fallback;
         for (const std::string& id : systemIds()) {
             SystemProfile s;
