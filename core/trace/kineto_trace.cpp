@@ -288,7 +288,7 @@ class TraceSax {
             else if (m_key == "tid")
                 m.event.tid = v;
         } else if (c == Ctx::Args) {
-            if (m_key == "External id")
+            if (m_key == "External id" || m_key == "external id") // older Kineto: lower case
                 m.event.external_id = v;
             else if (m_key == "correlation")
                 m.event.correlation = v;

@@ -120,6 +120,24 @@ class KinetoTraceReader : public QObject {
         QCOMPARE(t.skipped_events, std::uint64_t(1));
     }
 
+    // PyTorch 1.8's Kineto wrote capitalised categories and a lower-case "external id".
+    void olderCategoryNamesAndKeysRead() {
+        const std::string text =
+            R"({"traceEvents": [
+              {"ph": "X", "cat": "Operator", "name": "aten::conv2d", "pid": 1, "tid": 1, "ts": 10, "dur": 9, "args": {"external id": 7}},
+              {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 11, "dur": 1, "args": {"correlation": 3, "external id": 7}},
+              {"ph": "X", "cat": "Kernel", "name": "k", "pid": 0, "tid": 7, "ts": 20, "dur": 4, "args": {"correlation": 3, "external id": 7, "device": 0}},
+              {"ph": "X", "cat": "Memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 7, "ts": 30, "dur": 2, "args": {"bytes": 64}}]})";
+        const KinetoTrace t = parseKinetoTrace(text, "old.json");
+        QCOMPARE(t.events.size(), std::size_t(4));
+        QCOMPARE(t.events[0].kind, TraceEventKind::CpuOp);
+        QCOMPARE(t.events[0].external_id, std::int64_t(7));
+        QCOMPARE(t.events[1].kind, TraceEventKind::Runtime);
+        QCOMPARE(t.events[2].kind, TraceEventKind::Kernel);
+        QCOMPARE(t.events[3].kind, TraceEventKind::Memcpy);
+        QCOMPARE(t.events[3].bytes, std::int64_t(64));
+    }
+
     void badTracesAreOneErrorNamingTheFile_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("problem");
