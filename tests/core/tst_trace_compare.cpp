@@ -189,7 +189,8 @@ class TraceCompare : public QObject {
         const TraceComparison c =
             compareTrace(a, scenarioFor("h100-sxm", "dgx-h100", 64, Precision::FP32, 2));
         QVERIFY(c.training);
-        const Network& net = loadNetwork("alexnet")->network;
+        const auto alexnet = loadNetwork("alexnet");
+        const Network& net = alexnet->network;
         int checked = 0;
         for (std::size_t i = 0; i < net.layers.size(); ++i) {
             if (t.kinds[i] != "conv" && t.kinds[i] != "linear")
@@ -235,7 +236,8 @@ class TraceCompare : public QObject {
         for (int s = 0; s < 2; ++s)
             QCOMPARE(c.step_ms[static_cast<std::size_t>(s)],
                      t.step_us[static_cast<std::size_t>(s)] / 1000);
-        const Network& net = loadNetwork("alexnet")->network;
+        const auto alexnet = loadNetwork("alexnet");
+        const Network& net = alexnet->network;
         for (std::size_t i = 0; i < net.layers.size(); ++i)
             if (t.kinds[i] == "conv" || t.kinds[i] == "linear") {
                 const TraceLayerComparison& l = layerNamed(c, net.layers[i].name);
@@ -251,7 +253,8 @@ class TraceCompare : public QObject {
         const TraceComparison c =
             compareTrace(analyzeTrace(parseKinetoTrace(t.json, "s.json")),
                          scenarioFor("h100-sxm", "dgx-h100", 64, Precision::FP32, 2));
-        const Network& net = loadNetwork("alexnet")->network;
+        const auto alexnet = loadNetwork("alexnet");
+        const Network& net = alexnet->network;
         for (std::size_t i = 0; i < net.layers.size(); ++i)
             if (t.kinds[i] == "linear")
                 QCOMPARE(*layerNamed(c, net.layers[i].name).measured_backward_ms,
@@ -330,7 +333,8 @@ class TraceCompare : public QObject {
         QCOMPARE(per_stream[Stream::Input], 1);
         QVERIFY(per_stream[Stream::Update] > 0);
         QCOMPARE(nccl_ms, t.nccl_us / 1000);
-        const Network& net = loadNetwork("alexnet")->network;
+        const auto alexnet = loadNetwork("alexnet");
+        const Network& net = alexnet->network;
         bool first_conv_forward = false;
         for (const TimelineEvent& e : events)
             first_conv_forward =
