@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
     libqt6opengl6-dev          # Qt6Charts needs Qt6OpenGL, which qt6-charts-dev does not pull in
     nlohmann-json3-dev libcli11-dev
+    zlib1g-dev                 # gzip-compressed profiler traces (core/trace)
     libonnx-dev libprotobuf-dev protobuf-compiler
     fonts-dejavu-core          # offscreen rendering needs a font for labels
     clang libclang-rt-14-dev   # libFuzzer targets

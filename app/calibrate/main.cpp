@@ -12,6 +12,7 @@
 #include "io/network_loader.h"
 #include "model/model.h"
 #include "util/error.h"
+#include "util/utc_time.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -80,15 +81,6 @@ struct Options {
     bool quiet = false;
 };
 
-std::string nowUtc() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buffer;
-}
-
 std::vector<Precision> parsePrecisions(const std::vector<std::string>& names) {
     std::vector<Precision> out;
     for (const std::string& n : names) {
@@ -106,7 +98,7 @@ Measurement measureOnGpu(const Options& o, const std::shared_ptr<const AnalyzedN
                          const std::vector<Precision>& precisions, const ProgressFn& progress) {
     Measurement m;
     m.tool = std::string("iterscope-calibrate ") + ITERSCOPE_VERSION_STRING;
-    m.created = nowUtc();
+    m.created = utcTimestamp();
     m.device = cuda::queryDevice(o.device); // throws the one-line "no GPU" error
     progress("GPU " + std::to_string(o.device) + ": " + m.device.name + ", " +
              std::to_string(m.device.sm_count) + " SMs, compute capability " +

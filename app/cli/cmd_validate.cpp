@@ -3,8 +3,8 @@
 // (source, gpu, sync) group (DESIGN.md "Checking the model against reality").
 #include "cli/command.h"
 #include "cli/table.h"
-#include "validation/validation.h"
 #include "util/error.h"
+#include "validation/validation.h"
 
 #include <nlohmann/json.hpp>
 

@@ -200,6 +200,19 @@ struct SoftwareProfile {
     double workspace_limit_mb = 0;              // largest convolution workspace allowed
     // Free-form extra parameters the model reads by name; documented in the JSON file.
     std::vector<std::pair<std::string, double>> extra;
+
+    // A band of its own (docs/profiles.md "error_band"): the errors of the measurements a
+    // profile was fitted to by iterscope-cli fit, |ln(measured / predicted throughput)| of
+    // each row when left out of the fit, as the conformal half-width the shipped bands use
+    // (core/validation/error_band.h). It speaks for the architectures those rows ran on;
+    // rows 0: none, and predictions carry the shipped bands.
+    struct ErrorBand {
+        int rows = 0;
+        double half_width_log = 0;
+        std::vector<std::string> architectures;
+        std::string basis;
+    };
+    ErrorBand error_band;
 };
 
 } // namespace iterscope

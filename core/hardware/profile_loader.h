@@ -22,6 +22,7 @@ SoftwareProfile loadSoftwareProfile(const std::string& id_or_path);
 // calibrator is about to write).
 GpuProfile parseGpuProfile(const std::string& text, const std::string& file);
 SystemProfile parseSystemProfile(const std::string& text, const std::string& file);
+SoftwareProfile parseSoftwareProfile(const std::string& text, const std::string& file);
 
 // Ids found in profilesDir(), sorted.
 std::vector<std::string> gpuIds();

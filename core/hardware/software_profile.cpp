@@ -106,6 +106,21 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
             s.extra.emplace_back(key.substr(0, 64), value.get<double>());
         }
     }
+    if (const json* band = f.object("error_band", false)) {
+        profile_json::Fields b(file, *band, "error_band.");
+        s.error_band.rows = b.integer("rows", 1, 1000000);
+        s.error_band.half_width_log = b.number("half_width_log", 0, 10);
+        const json* archs = b.array("architectures", true);
+        if (archs->empty() || archs->size() > 64)
+            b.fail("architectures", "must list 1 to 64 GPU architectures");
+        for (const json& a : *archs) {
+            if (!a.is_string() || a.get<std::string>().empty() || a.get<std::string>().size() > 64)
+                b.fail("architectures", "must list architecture names (\"Ampere\")");
+            s.error_band.architectures.push_back(a.get<std::string>());
+        }
+        s.error_band.basis = b.text("basis", "", 2000);
+        b.finish();
+    }
     // Documentation of each parameter; free text the model never reads.
     if (f.has("parameters"))
         (void)f.object("parameters", true);
@@ -114,6 +129,10 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
 }
 
 } // namespace
+
+SoftwareProfile parseSoftwareProfile(const std::string& text, const std::string& file) {
+    return parseSoftware(profile_json::parseText(text, file), file, {});
+}
 
 SoftwareProfile loadSoftwareProfile(const std::string& id_or_path) {
     const std::string file = profile_json::resolve(id_or_path, "software", "software");

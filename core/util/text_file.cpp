@@ -10,7 +10,8 @@
 
 namespace iterscope {
 
-std::string readBoundedFile(const std::string& path, std::uintmax_t max_bytes, const char* what) {
+std::uintmax_t checkReadableFile(const std::string& path, std::uintmax_t max_bytes,
+                                 const char* what) {
     namespace fs = std::filesystem;
     std::error_code ec;
     const auto status = fs::status(path, ec);
@@ -24,6 +25,11 @@ std::string readBoundedFile(const std::string& path, std::uintmax_t max_bytes, c
     if (size > max_bytes)
         throw InputError(path + ": " + std::to_string(size) + " bytes, larger than the " +
                          std::to_string(max_bytes) + " allowed for " + what);
+    return size;
+}
+
+std::string readBoundedFile(const std::string& path, std::uintmax_t max_bytes, const char* what) {
+    const std::uintmax_t size = checkReadableFile(path, max_bytes, what);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path + ": cannot be opened for reading");

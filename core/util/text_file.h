@@ -7,8 +7,13 @@
 
 namespace iterscope {
 
-// Throws InputError("<path>: <problem>"); `what` names the expected content in the size
-// error ("a profile", "a network description").
+// That `path` is a regular file of at most `max_bytes` (a FIFO or a device would block or
+// never end); returns its size. Throws InputError("<path>: <problem>"); `what` names the
+// expected content in the size error ("a profile", "a network description").
+std::uintmax_t checkReadableFile(const std::string& path, std::uintmax_t max_bytes,
+                                 const char* what);
+
+// The same checks, then the whole file.
 std::string readBoundedFile(const std::string& path, std::uintmax_t max_bytes, const char* what);
 
 // Writes PATH.tmp and renames it over PATH, so a reader never sees half a file and a failed

@@ -204,8 +204,17 @@ const ErrorBands& shippedErrorBands() {
 
 namespace {
 
+// A profile fitted to a person's own rows (iterscope-cli fit) brings the errors of their
+// held-out rows, for the architectures those rows ran on.
+bool ownBandApplies(const Scenario& s) {
+    const SoftwareProfile::ErrorBand& own = s.software.error_band;
+    return own.rows > 0 && std::find(own.architectures.begin(), own.architectures.end(),
+                                     s.gpu.architecture) != own.architectures.end();
+}
+
 struct BandChoice {
     const ErrorClass* cls = nullptr;
+    bool own = false; // the software profile's own band
     bool seen = false;
     double half_width_log = 0;
     double steps = 0; // steps beyond the measured rows
@@ -232,12 +241,19 @@ BandChoice chooseBand(const ErrorBands& bands, const Scenario& s, bool explain) 
     if (!c)
         c = find(pool, "*", "*", kAnyScale);
     b.cls = c;
-    if (!c)
+    b.own = ownBandApplies(s);
+    if (!c && !b.own)
         return b;
+    double w = c ? c->half_width_log : 0;
+    if (b.own) {
+        // Fewer rows than a shipped class needs cannot narrow the shipped band.
+        const SoftwareProfile::ErrorBand& own = s.software.error_band;
+        w = own.rows < kMinBandRows && c ? std::max(own.half_width_log, w) : own.half_width_log;
+    }
     // Never narrower than the run-to-run spread: the bands' own floor, or the software's
     // fitted spread of one GPU's step at the band's coverage (1.2816 sd for 80%).
     constexpr double kZ80 = 1.2816;
-    double w = std::max({c->half_width_log, bands.floor_log, kZ80 * s.software.sync_jitter});
+    w = std::max({w, bands.floor_log, kZ80 * s.software.sync_jitter});
     // Steps beyond the measured rows, each as uncertain as a doubling of the GPU count.
     const int gpus = s.totalGpus();
     if (gpus > bands.largest_measured_gpus) {
@@ -272,12 +288,18 @@ ErrorBand errorBandFor(const ErrorBands& bands, const Scenario& s) {
     ErrorBand band;
     const BandChoice b = chooseBand(bands, s, true);
     const ErrorClass* c = b.cls;
-    if (!c)
+    if (!c && !b.own)
         return band;
     band.extrapolated = b.steps > 0;
-    band.rows = c->rows;
     band.low = std::exp(-b.half_width_log);
     band.high = std::exp(b.half_width_log);
+    if (b.own) {
+        band.rows = s.software.error_band.rows;
+        band.basis = std::to_string(band.rows) + " rows the software profile was fitted to" +
+                     b.beyond;
+        return band;
+    }
+    band.rows = c->rows;
     band.basis = std::to_string(c->rows) + " " +
                  (c->architecture == "*" ? std::string(b.seen ? "" : "unseen-architecture ")
                                          : c->architecture + " ") +

@@ -111,23 +111,12 @@ void FitEvaluator::accept(const std::vector<double>& values, const std::vector<d
 }
 
 namespace {
-// ln(value / prior) of a parameter, with the log floor for zeros.
-double logFromPrior(const FitParameter& p, double value) {
-    return std::log(std::max(value, logFloor(p)) / std::max(p.prior, logFloor(p)));
+// How the prior's deviation moves with the parameter's logarithm (priorDeviation): 1 in
+// log space, value / prior_scale when it is linear.
+double deviationSlope(const FitParameter& p, double value) {
+    return p.prior_scale > 0 ? value / p.prior_scale : 1.0;
 }
 } // namespace
-
-double priorPenalty(const FitSpec& spec, const std::vector<std::size_t>& free,
-                    const std::vector<double>& values) {
-    if (spec.prior_weight <= 0)
-        return 0;
-    double sum = 0;
-    for (std::size_t i : free) {
-        const double d = logFromPrior(spec.parameters[i], values[i]);
-        sum += d * d;
-    }
-    return spec.prior_weight * sum;
-}
 
 std::vector<double> logErrors(const FitProblem& problem, const std::vector<std::size_t>& train,
                               const std::vector<double>& predicted) {
@@ -159,7 +148,7 @@ std::vector<double> leastSquaresStart(const FitSpec& spec, const FitProblem& pro
     auto priorCost = [&](const std::vector<double>& v) {
         double c = 0;
         for (std::size_t j = 0; j < n; ++j) {
-            const double d = logFromPrior(spec.parameters[free[j]], v[free[j]]);
+            const double d = priorDeviation(spec.parameters[free[j]], v[free[j]]);
             c += 0.5 * kappa * d * d;
         }
         return c;
@@ -209,9 +198,11 @@ std::vector<double> leastSquaresStart(const FitSpec& spec, const FitProblem& pro
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < i; ++j)
                 a[i][j] = a[j][i];
-        for (std::size_t j = 0; j < n; ++j) { // the prior's residual, linear in log space
-            a[j][j] += kappa;
-            g[j] -= kappa * logFromPrior(spec.parameters[free[j]], values[free[j]]);
+        for (std::size_t j = 0; j < n; ++j) { // the prior's residual, one per parameter
+            const FitParameter& p = spec.parameters[free[j]];
+            const double slope = deviationSlope(p, values[free[j]]);
+            a[j][j] += kappa * slope * slope;
+            g[j] -= kappa * slope * priorDeviation(p, values[free[j]]);
         }
         bool improved = false;
         for (int attempt = 0; attempt < 8 && !improved; ++attempt) {

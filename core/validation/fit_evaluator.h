@@ -36,10 +36,6 @@ class FitEvaluator {
     int m_evaluations = 0;
 };
 
-// FitSpec::prior_weight x the sum of ln(value / prior)^2 over the free parameters.
-double priorPenalty(const FitSpec& spec, const std::vector<std::size_t>& free,
-                    const std::vector<double>& values);
-
 // ln(predicted / measured) of every training row, throughput-signed like the bands.
 std::vector<double> logErrors(const FitProblem& problem, const std::vector<std::size_t>& train,
                               const std::vector<double>& predicted);

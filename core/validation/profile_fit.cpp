@@ -243,40 +243,37 @@ FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& ro
     return score;
 }
 
-FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
-                        const std::vector<std::size_t>& train,
-                        const std::function<void(const FitResult&)>& progress) {
+double priorDeviation(const FitParameter& p, double value) {
+    if (p.prior_scale > 0)
+        return (value - p.prior) / p.prior_scale;
+    // In log space; a zero takes a small fraction of the upper bound in its place.
+    const double floor = p.min > 0 ? p.min : std::max(p.max * 1e-4, 1e-12);
+    return std::log(std::max(value, floor) / std::max(p.prior, floor));
+}
+
+double priorPenalty(const FitSpec& spec, const std::vector<double>& values) {
+    if (spec.prior_weight <= 0)
+        return 0;
+    double sum = 0;
+    for (std::size_t i = 0; i < spec.parameters.size() && i < values.size(); ++i) {
+        const double d = priorDeviation(spec.parameters[i], values[i]);
+        sum += d * d;
+    }
+    return spec.prior_weight * sum;
+}
+
+FitResult descend(const FitSpec& spec, const std::vector<std::size_t>& free,
+                  const std::vector<double>& start,
+                  const std::function<FitScore(const std::vector<double>&)>& evaluate,
+                  const std::function<void(const std::vector<double>&)>& accepted,
+                  const std::function<void(const FitResult&)>& progress) {
     FitResult result;
-    for (const FitParameter& p : spec.parameters)
-        result.values.push_back(p.prior);
-    // A parameter is free only when a training row runs on one of its profiles.
-    std::set<std::string> trained;
-    for (std::size_t i : train)
-        trained.insert(problem.rows[i].software);
-    std::vector<std::size_t> free;
-    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-        for (const std::string& id : spec.parameters[i].profiles)
-            if (trained.count(id)) {
-                free.push_back(i);
-                break;
-            }
-    // Least squares first, to move the parameters that trade off together into the right
-    // valley; then coordinate descent on the objective itself from there.
-    FitEvaluator evaluator(spec, problem, train, result.values);
-    if (spec.least_squares_start)
-        result.values = leastSquaresStart(spec, problem, train, free, evaluator);
-    std::vector<double> candidate;
-    auto penalized = [&](FitScore score, const std::vector<double>& values) {
-        score.objective += priorPenalty(spec, free, values);
-        return score;
+    result.values = start;
+    auto count = [&](const std::vector<double>& values) {
+        ++result.evaluations;
+        return evaluate(values);
     };
-    auto evaluate = [&](const std::vector<double>& values) {
-        candidate = evaluator.predict(values);
-        return penalized(scoreRows(problem, train, candidate, spec.group_limit_percent), values);
-    };
-    result.score = penalized(
-        scoreRows(problem, train, evaluator.acceptedPredictions(), spec.group_limit_percent),
-        result.values);
+    result.score = count(result.values);
     for (double step = kFirstStep; step >= kLastStep; step /= 2) {
         bool improved = true;
         for (int round = 0; improved && round < kMaxRoundsPerStep; ++round) {
@@ -293,14 +290,15 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
                     result.values[i] = next;
                     FitScore s;
                     try {
-                        s = evaluate(result.values);
+                        s = count(result.values);
                     } catch (const InputError&) {
                         result.values[i] = old;
                         continue;
                     }
                     if (s.objective < result.score.objective - 1e-9) {
                         result.score = s;
-                        evaluator.accept(result.values, candidate);
+                        if (accepted)
+                            accepted(result.values);
                         improved = true;
                         if (progress)
                             progress(result);
@@ -311,6 +309,52 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
             }
         }
     }
+    return result;
+}
+
+FitResult descendFromPriors(const FitSpec& spec, const std::vector<std::size_t>& free,
+                            const std::function<FitScore(const std::vector<double>&)>& evaluate,
+                            const std::function<void(const FitResult&)>& progress) {
+    std::vector<double> priors;
+    for (const FitParameter& p : spec.parameters)
+        priors.push_back(p.prior);
+    return descend(spec, free, priors, evaluate, {}, progress);
+}
+
+FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
+                        const std::vector<std::size_t>& train,
+                        const std::function<void(const FitResult&)>& progress) {
+    // A parameter is free only when a training row runs on one of its profiles.
+    std::set<std::string> trained;
+    for (std::size_t i : train)
+        trained.insert(problem.rows[i].software);
+    std::vector<std::size_t> free;
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+        for (const std::string& id : spec.parameters[i].profiles)
+            if (trained.count(id)) {
+                free.push_back(i);
+                break;
+            }
+    std::vector<double> start;
+    for (const FitParameter& p : spec.parameters)
+        start.push_back(p.prior);
+    // Least squares first, to move the parameters that trade off together into the right
+    // valley; then coordinate descent on the objective itself from there. Only the rows of
+    // the profiles a step touches are predicted again.
+    FitEvaluator evaluator(spec, problem, train, start);
+    if (spec.least_squares_start)
+        start = leastSquaresStart(spec, problem, train, free, evaluator);
+    std::vector<double> candidate;
+    FitResult result = descend(
+        spec, free, start,
+        [&](const std::vector<double>& values) {
+            candidate = evaluator.predict(values);
+            FitScore score = scoreRows(problem, train, candidate, spec.group_limit_percent);
+            score.objective += priorPenalty(spec, values);
+            return score;
+        },
+        [&](const std::vector<double>& values) { evaluator.accept(values, candidate); },
+        progress);
     result.evaluations = evaluator.evaluations();
     return result;
 }

@@ -28,6 +28,10 @@ struct FitParameter {
     // lower bound of 1 says a newer release is never worse than the one it extends.
     std::string relative_to;
     int relative_index = -1; // index of relative_to in FitSpec::parameters
+    // How far from the prior a value may wander for FitSpec::prior_weight: the penalty is
+    // prior_weight x ((value - prior) / prior_scale)^2; 0: prior_weight x ln(value/prior)^2,
+    // the same for halving as for doubling.
+    double prior_scale = 0;
 };
 
 struct FitSpec {
@@ -37,12 +41,14 @@ struct FitSpec {
     // Start the coordinate descent from a least-squares descent from the priors (true), or
     // from the priors themselves.
     bool least_squares_start = true;
-    // Each free parameter's departure from its prior costs prior_weight x ln(value/prior)^2
-    // percentage points: a parameter moves far from its documented value only where many
-    // rows ask for it, and one the rows hardly constrain (a fold that leaves out its only
-    // source) stays near the documented value instead of drifting to a bound.
-    double prior_weight = 0;
     std::vector<FitParameter> parameters;
+    // A pull toward the priors, in percentage points of the objective per unit of squared
+    // deviation (FitParameter::prior_scale), so that a parameter moves far from its
+    // documented value only where rows ask for it: a handful of a person's rows
+    // (iterscope-cli fit) move what they determine, and a fold that leaves out a profile's
+    // only source keeps documented values instead of drifting to a bound. 0: the objective
+    // alone.
+    double prior_weight = 0;
 };
 
 // Throws InputError naming the file and the field.
@@ -90,9 +96,30 @@ struct FitResult {
     int evaluations = 0;
 };
 
-// Coordinate descent from the priors over multiplicative steps (20% halving to 0.5%),
-// within each parameter's bounds, on the rows `train`. A parameter whose profiles have no
-// row in `train` keeps its prior. `progress` (optional) hears every accepted step.
+// The pull toward the priors of `values` (0 when spec.prior_weight is 0), and one
+// parameter's deviation it squares.
+double priorPenalty(const FitSpec& spec, const std::vector<double>& values);
+double priorDeviation(const FitParameter& p, double value);
+
+// The descent fitParameters() runs, on any objective: from the priors, over the parameters
+// `free` (indices into spec.parameters), within their bounds; `evaluate` scores a vector of
+// values (an InputError from it rejects that step). The objective is evaluate's.
+FitResult descendFromPriors(const FitSpec& spec, const std::vector<std::size_t>& free,
+                            const std::function<FitScore(const std::vector<double>&)>& evaluate,
+                            const std::function<void(const FitResult&)>& progress = {});
+// The same descent from `start`; `accepted` (optional) hears every step it takes.
+FitResult descend(const FitSpec& spec, const std::vector<std::size_t>& free,
+                  const std::vector<double>& start,
+                  const std::function<FitScore(const std::vector<double>&)>& evaluate,
+                  const std::function<void(const std::vector<double>&)>& accepted,
+                  const std::function<void(const FitResult&)>& progress = {});
+
+// Coordinate descent over multiplicative steps (20% halving to 0.5%), within each
+// parameter's bounds, on the rows `train`, from where a least-squares descent from the
+// priors leads (FitSpec::least_squares_start; fit_evaluator.h) or from the priors. A
+// parameter whose profiles have no row in `train` keeps its prior. The objective is
+// scoreRows' plus priorPenalty().
+// `progress` (optional) hears every accepted step.
 FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
                         const std::vector<std::size_t>& train,
                         const std::function<void(const FitResult&)>& progress = {});

@@ -9,6 +9,7 @@
 //
 // Usage: bench_import [dir-for-the-temporary-files]   (default /tmp)
 #include "../support/onnx_builder.h"
+#include "bench_process.h"
 
 #include "io/caffe_reader.h"
 #include "io/onnx_reader.h"
@@ -20,9 +21,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/resource.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace iterscope;
@@ -30,16 +28,6 @@ using onnx_test::OnnxBuilder;
 using onnx_test::Weights;
 
 namespace {
-
-double peakRssMb() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0; // Linux reports KiB
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // VGG-16 (configuration D) at 224x224: 138,357,544 parameters, all embedded.
 void writeVgg16(const std::string& path) {
@@ -210,44 +198,18 @@ std::string largePrototxt() {
     return s.str();
 }
 
-// Runs `work` in a child process and waits for it; false when it failed.
-template <class Work> bool inChild(Work&& work) {
-    std::fflush(stdout);
-    const pid_t child = fork();
-    if (child == 0) {
-        const int rc = work();
-        std::fflush(stdout);
-        std::_Exit(rc);
-    }
-    int status = 0;
-    if (child < 0 || waitpid(child, &status, 0) < 0)
-        return false;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 // The whole command a user runs, `iterscope-cli layers FILE --format json`, as a process of
 // its own: wall time and peak resident memory from the kernel's accounting (wait4).
 void benchCli(const std::string& name, const std::string& path) {
-    std::fflush(stdout);
-    const auto start = std::chrono::steady_clock::now();
-    const pid_t child = fork();
-    if (child == 0) {
-        if (!std::freopen("/dev/null", "w", stdout))
-            std::_Exit(2);
-        execl(ITERSCOPE_CLI_PATH, "iterscope-cli", "layers", path.c_str(), "--format", "json",
-              static_cast<char*>(nullptr));
-        std::_Exit(127);
-    }
-    int status = 0;
-    rusage usage{};
-    if (child < 0 || wait4(child, &status, 0, &usage) < 0 || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
+    const ProcessRun run =
+        runProgram(ITERSCOPE_CLI_PATH, {"layers", path.c_str(), "--format", "json"});
+    if (!run.ok) {
         std::printf("onnx %s: iterscope-cli layers failed\n", name.c_str());
         return;
     }
     std::printf("onnx %s: iterscope-cli layers FILE --format json: %.3f s, peak RSS %.0f MB "
                 "(the whole process)\n",
-                name.c_str(), secondsSince(start), static_cast<double>(usage.ru_maxrss) / 1024.0);
+                name.c_str(), run.seconds, run.peak_rss_mb);
 }
 
 // Imports `path` in a fresh process and prints its time and that process's peak memory.

@@ -1,0 +1,353 @@
+#include "validation/measurement_fit.h"
+
+#include "hardware/profile_loader.h"
+#include "util/error.h"
+#include "validation/error_band.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace iterscope {
+
+namespace {
+constexpr double kBandCoverage = 0.8; // the shipped bands' (profiles/error-bands.json)
+} // namespace
+
+namespace {
+
+// Rows or items up to this many are each left out in turn; more are split into this many
+// folds, so that a large file costs 20 fits, not one per row.
+constexpr std::size_t kMaxHeldOutFolds = 20;
+
+// A push 5% past a bound must bring the predictions this much closer to the measurements
+// (mean |ln(measured / predicted)|, 0.005: half a percent) to say they want what the bound
+// forbids, rather than a parameter they barely depend on.
+constexpr double kBoundPressure = 0.005;
+
+struct BoundsEntry {
+    const char* field;
+    FitFieldBounds bounds;
+};
+
+// Ranges a real framework and cuDNN generation lie in (docs/calibrating.md gives them),
+// well inside what the profile loader accepts.
+constexpr BoundsEntry kBounds[] = {
+    {"per_layer_overhead_us", {0, 500, 2}},
+    {"kernel_gap_us", {0, 100, 1}},
+    {"optimizer_ops_per_tensor", {0, 20, 1}},
+    {"conv_efficiency", {0.02, 1, 0.05}},
+    {"fc_efficiency", {0.02, 1, 0.05}},
+    {"tensor_core_efficiency", {0.02, 1, 0.05}},
+    {"tf32_efficiency", {0.02, 1, 0.05}},
+    {"gemm_k_half", {0, 1024, 4}},
+    {"winograd_speedup", {1, 4, 0.25}},
+    {"memory_efficiency", {0.05, 1, 0.05}},
+    {"depthwise_efficiency", {0.01, 1, 0.02}},
+    {"input_gpu_us_per_image", {0, 100, 0.1}},
+    {"host_images_per_core_s", {10, 10000, 50}},
+    {"policy_augment_cost", {0, 20, 0.25}},
+    {"nccl_efficiency", {0.05, 1, 0.05}},
+    {"sync_jitter", {0, 0.5, 0.01}},
+    {"network_efficiency", {0.05, 1, 0.05}},
+    {"memcpy_efficiency", {0.05, 1, 0.05}},
+    {"collective_hop_latency_us", {0, 1000, 1}},
+    {"collective_base_latency_us", {0, 1000, 2}},
+};
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+// Several folds at once: each is a whole fit. The first error stops the others' results.
+void forEachFold(std::size_t folds, const std::function<void(std::size_t)>& run) {
+    std::atomic<std::size_t> next{0};
+    std::mutex mutex;
+    std::string error;
+    auto worker = [&] {
+        for (std::size_t f = next++; f < folds; f = next++) {
+            try {
+                run(f);
+            } catch (const std::exception& e) {
+                std::lock_guard lock(mutex);
+                if (error.empty())
+                    error = e.what();
+            }
+        }
+    };
+    const std::size_t threads =
+        std::min<std::size_t>(folds, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    if (!error.empty())
+        throw InputError(error);
+}
+
+} // namespace
+
+const std::vector<std::string>& defaultMeasurementFitFields() {
+    static const std::vector<std::string> fields{"conv_efficiency", "tf32_efficiency",
+                                                 "tensor_core_efficiency", "memory_efficiency",
+                                                 "per_layer_overhead_us"};
+    return fields;
+}
+
+const std::vector<std::string>& defaultTraceFitFields() {
+    static const std::vector<std::string> fields{"conv_efficiency", "fc_efficiency",
+                                                 "tf32_efficiency", "tensor_core_efficiency",
+                                                 "memory_efficiency"};
+    return fields;
+}
+
+FitFieldBounds fitFieldBounds(const std::string& field) {
+    for (const BoundsEntry& e : kBounds)
+        if (field == e.field)
+            return e.bounds;
+    std::string known;
+    for (const std::string& f : fitParameterFields())
+        known += (known.empty() ? "" : ", ") + f;
+    throw InputError("'" + field.substr(0, 64) + "' is not a fittable software field (" + known +
+                     ")");
+}
+
+FitSpec softwareFitSpec(const SoftwareProfile& base, const std::string& key,
+                        const std::vector<std::string>& fields, double prior_weight) {
+    FitSpec spec;
+    spec.file = "(iterscope-cli fit)";
+    spec.prior_weight = prior_weight;
+    spec.group_limit_percent = 1e9; // the mean error alone: a person's rows are one group
+    std::set<std::string> seen;
+    for (const std::string& field : fields) {
+        const FitFieldBounds b = fitFieldBounds(field);
+        if (!seen.insert(field).second)
+            continue;
+        FitParameter p;
+        p.name = field;
+        p.field = field;
+        p.profiles = {key};
+        getFitParameterField(base, field, p.prior);
+        p.min = std::min(b.min, p.prior);
+        p.max = std::max(b.max, p.prior);
+        p.prior_scale = std::max(std::abs(p.prior) / 2, b.floor);
+        spec.parameters.push_back(p);
+    }
+    return spec;
+}
+
+SoftwareProfile withFitValues(SoftwareProfile profile, const FitSpec& spec,
+                              const std::vector<double>& values) {
+    for (std::size_t i = 0; i < spec.parameters.size() && i < values.size(); ++i)
+        setFitParameterField(profile, spec.parameters[i].field, values[i]);
+    return profile;
+}
+
+SoftwareFitReport runSoftwareFit(const SoftwareProfile& base, FitSpec spec,
+                                 const SoftwareFitHooks& hooks, const std::string& file) {
+    const std::size_t n = hooks.ids.size();
+    std::vector<std::size_t> all(n);
+    for (std::size_t i = 0; i < n; ++i)
+        all[i] = i;
+    SoftwareFitReport report;
+    report.error_measure = hooks.error_measure;
+    const std::vector<double> before = hooks.predict(base, all);
+
+    // A field no item's prediction moves with would only drift with the penalty's whim.
+    std::vector<FitParameter> kept;
+    for (const FitParameter& p : spec.parameters) {
+        SoftwareProfile moved = base;
+        const double up = p.prior > 0 ? p.prior * 1.1 : p.prior + p.prior_scale;
+        setFitParameterField(moved, p.field, up <= p.max ? up : p.prior / 1.1);
+        const std::vector<double> after = hooks.predict(moved, all);
+        bool moves = false;
+        for (std::size_t i = 0; i < n; ++i)
+            moves = moves || std::abs(after[i] - before[i]) > 1e-9 * std::abs(before[i]);
+        if (moves)
+            kept.push_back(p);
+        else
+            report.undetermined.push_back(p.field);
+    }
+    if (kept.empty())
+        throw InputError(file + ": no parameter asked for changes the prediction of these " +
+                         "measurements; nothing to fit");
+    spec.parameters = kept;
+
+    const FitResult fit = hooks.descend(spec, all);
+    // The pull toward the base keeps a fit inside the bounds even when the measurements
+    // cannot be reached there; so each parameter is asked on its own whether the
+    // measurements keep getting closer all the way to its bound and past it. Closeness is
+    // the mean |ln(measured / predicted)|, which does not flatten far from the data as a
+    // percentage error does.
+    const auto logError = [&](const std::vector<double>& values) {
+        const std::vector<double> p = hooks.predict(withFitValues(base, spec, values), all);
+        double sum = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            sum += p[i] > 0 ? std::abs(std::log(hooks.measured[i] / p[i])) : 1e3;
+        return sum / static_cast<double>(n);
+    };
+    const double at_fit = logError(fit.values);
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i) {
+        const FitParameter& p = spec.parameters[i];
+        for (const bool up : {true, false}) {
+            const double bound = up ? p.max : p.min;
+            if (!up && bound <= 0)
+                continue; // nothing lies below zero
+            std::vector<double> at = fit.values, past = fit.values;
+            at[i] = bound;
+            past[i] = up ? bound * 1.05 : bound / 1.05;
+            const double at_bound = logError(at);
+            if (at_bound <= at_fit + 1e-12 && logError(past) < at_bound - kBoundPressure)
+                throw InputError(file + ": these measurements need " + p.field + " " +
+                                 (up ? "above " : "below ") + number(bound) +
+                                 ", past the bound a real stack lies within (the base has " +
+                                 number(p.prior) + "): the model cannot reach them by this " +
+                                 "parameter; check the rows, or fit other --parameters");
+        }
+    }
+    // What is reported and predicted is what the profile will hold: six significant digits.
+    std::vector<double> written = fit.values;
+    for (double& v : written)
+        v = roundToSignificant(v, 6);
+    report.fitted = withFitValues(base, spec, written);
+    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
+        report.fields.push_back({spec.parameters[i].field, spec.parameters[i].prior, written[i]});
+    const std::vector<double> after = hooks.predict(report.fitted, all);
+
+    const std::size_t folds = std::min(n, n <= 30 ? n : kMaxHeldOutFolds);
+    report.held_out_by =
+        folds == n ? "leaving one row out" : "in " + std::to_string(folds) + " folds";
+    std::vector<double> held_out(n, 0.0);
+    forEachFold(folds, [&](std::size_t f) {
+        std::vector<std::size_t> train, test;
+        for (std::size_t i = 0; i < n; ++i)
+            (i % folds == f ? test : train).push_back(i);
+        const FitResult part = hooks.descend(spec, train);
+        const std::vector<double> predicted =
+            hooks.predict(withFitValues(base, spec, part.values), test);
+        for (std::size_t k = 0; k < test.size(); ++k)
+            held_out[test[k]] = predicted[k];
+    });
+
+    for (std::size_t i = 0; i < n; ++i)
+        report.rows.push_back({hooks.ids[i], hooks.measured[i], before[i], after[i], held_out[i]});
+    report.error_before = hooks.error(before, all);
+    report.error_after = hooks.error(after, all);
+    report.error_held_out = hooks.error(held_out, all);
+
+    if (hooks.log_ratio) {
+        std::vector<double> r;
+        for (std::size_t i = 0; i < n; ++i)
+            r.push_back(hooks.log_ratio(i, held_out[i]));
+        // The shipped bands' rule: the conformal quantile of the held-out log errors.
+        report.band.rows = static_cast<int>(n);
+        report.band.half_width_log = conformalHalfWidth(r, kBandCoverage);
+        report.band.architectures = hooks.architectures;
+        report.band.basis = "ln(measured / predicted throughput) of " + std::to_string(n) +
+                            " rows of " + file + ", each predicted by a fit " + report.held_out_by;
+    }
+    return report;
+}
+
+SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
+                                    const ValidationResolver& resolver, const SoftwareProfile& base,
+                                    const SoftwareFitOptions& options, const std::string& file) {
+    if (rows.empty())
+        throw InputError(file + ": no measurement rows");
+    const std::string key = base.id.empty() ? std::string("base") : base.id;
+    std::vector<ValidationRow> own = rows;
+    for (ValidationRow& r : own)
+        r.software = key;
+    ValidationResolver with_base = resolver;
+    with_base.software = [base](const std::string&) { return base; };
+    FitProblem problem;
+    try {
+        problem = makeFitProblem(own, with_base);
+    } catch (const InputError& e) {
+        throw InputError(file + ": " + e.what());
+    }
+    std::set<std::string> architectures;
+    for (std::size_t i = 0; i < own.size(); ++i) {
+        Prediction p;
+        try {
+            p = predict(problem.scenarios[i], PredictDetail::Totals);
+        } catch (const InputError& e) {
+            throw InputError(file + ": row " + own[i].id + ": " + e.what());
+        }
+        if (!p.fits_in_memory)
+            throw InputError(file + ": row " + own[i].id + ": batch " +
+                             std::to_string(own[i].batch_per_gpu) + " of " + own[i].network +
+                             " does not fit in the memory of " + own[i].gpu + " (the model needs " +
+                             number(static_cast<double>(p.memory_per_gpu_bytes) / (1 << 30)) +
+                             " GiB)");
+        architectures.insert(problem.scenarios[i].gpu.architecture);
+    }
+    SoftwareFitHooks hooks;
+    for (const ValidationRow& r : own) {
+        hooks.ids.push_back(r.id);
+        hooks.measured.push_back(r.measured);
+    }
+    hooks.predict = [&](const SoftwareProfile& profile, const std::vector<std::size_t>& subset) {
+        return predictRows(problem, subset, {{key, profile}});
+    };
+    hooks.error = [&](const std::vector<double>& predicted,
+                      const std::vector<std::size_t>& subset) {
+        return scoreRows(problem, subset, predicted, 1e9).mape;
+    };
+    hooks.descend = [&](const FitSpec& spec, const std::vector<std::size_t>& train) {
+        return fitParameters(spec, problem, train);
+    };
+    hooks.log_ratio = [&](std::size_t i, double predicted) {
+        const double r = std::log(own[i].measured / predicted);
+        return own[i].metric == "images_per_second" ? r : -r; // time metrics invert
+    };
+    hooks.architectures.assign(architectures.begin(), architectures.end());
+    const FitSpec spec = softwareFitSpec(
+        base, key, options.fields.empty() ? defaultMeasurementFitFields() : options.fields,
+        options.prior_weight);
+    return runSoftwareFit(base, spec, hooks, file);
+}
+
+std::string fittedProfileJson(const std::string& base_text, const std::string& base_file,
+                              const SoftwareFitReport& fit, const std::string& id,
+                              const std::string& name, const std::string& source) {
+    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(base_text);
+    doc["id"] = id;
+    doc["name"] = name;
+    doc["source"] = source;
+    for (const FittedField& f : fit.fields)
+        doc[f.field] = roundToSignificant(f.fitted, 6);
+    // A band the base carried was about the base's rows, not these.
+    doc.erase("error_band");
+    if (fit.band.rows > 0)
+        doc["error_band"] = {{"rows", fit.band.rows},
+                             {"half_width_log", roundToSignificant(fit.band.half_width_log, 4)},
+                             {"architectures", fit.band.architectures},
+                             {"basis", fit.band.basis.substr(0, 2000)}};
+    const std::string text = doc.dump(2) + "\n";
+    parseSoftwareProfile(text, base_file + " (fitted)"); // what is written must load back
+    return text;
+}
+
+double roundToSignificant(double v, int digits) {
+    if (v == 0 || !std::isfinite(v))
+        return v;
+    // Printed and read back, so that a file shows 2.28, not 2.2800000000000002.
+    char text[40];
+    std::snprintf(text, sizeof text, "%.*g", std::clamp(digits, 1, 17), v);
+    return std::strtod(text, nullptr);
+}
+
+} // namespace iterscope

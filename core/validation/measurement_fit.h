@@ -1,0 +1,111 @@
+// Fitting a software profile to what a person measured on their own stack (iterscope-cli
+// fit, docs/calibrating.md): a few of the base profile's fitted parameters are refitted on
+// their rows, starting from the base values and pulled toward them (profile_fit.h's prior
+// penalty), so that one to three rows tighten the profile instead of running away. Every
+// row is also predicted by a fit that did not see it; those residuals give the error
+// before/after/left out and the new profile's own error band.
+#pragma once
+
+#include "validation/profile_fit.h"
+#include "validation/validation.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace iterscope {
+
+// Refitted unless told otherwise: what one or two throughput rows can determine (the
+// kernel efficiency of each precision, element-wise traffic, the host's per-op cost).
+const std::vector<std::string>& defaultMeasurementFitFields();
+// For per-layer kernel times (fit --trace), which host costs do not touch.
+const std::vector<std::string>& defaultTraceFitFields();
+
+// Where a fitted value may go: a range a real stack lies in, and the smallest distance from
+// the base that counts as moving it (for bases at 0). Throws InputError for a field that is
+// not fittable (fitParameterFields()).
+struct FitFieldBounds {
+    double min = 0, max = 0, floor = 0;
+};
+FitFieldBounds fitFieldBounds(const std::string& field);
+
+// The pull toward the base: moving a parameter by half its base value costs as much as one
+// percentage point of mean error.
+inline constexpr double kDefaultPriorWeight = 1.0;
+
+struct FittedField {
+    std::string field;
+    double base = 0, fitted = 0;
+};
+
+struct FitRowResult {
+    std::string id;
+    double measured = 0;
+    double before = 0, after = 0, held_out = 0; // predicted by the base, the fit, a fit without it
+};
+
+struct SoftwareFitReport {
+    SoftwareProfile fitted; // the base with the fitted values (its id and name unchanged)
+    std::vector<FittedField> fields;
+    std::vector<std::string> undetermined; // asked for, but no row moves with them
+    std::vector<FitRowResult> rows;
+    std::string error_measure; // "MAPE", or for traces "time-weighted APE"
+    std::string held_out_by;   // "leaving one row out", "in 20 folds"
+    double error_before = 0, error_after = 0, error_held_out = 0; // percent
+    SoftwareProfile::ErrorBand band;                              // rows 0 where none was made
+};
+
+struct SoftwareFitOptions {
+    std::vector<std::string> fields; // empty: the default for the kind of measurement
+    double prior_weight = kDefaultPriorWeight;
+};
+
+// What a fit is made of, whatever was measured: items with measured values, their
+// prediction by a profile, the error of a set of them, and the descent itself (for
+// validation rows, fitParameters on a FitProblem).
+struct SoftwareFitHooks {
+    std::vector<std::string> ids;
+    std::vector<double> measured;
+    std::function<std::vector<double>(const SoftwareProfile&, const std::vector<std::size_t>&)>
+        predict;
+    std::function<double(const std::vector<double>& predicted, const std::vector<std::size_t>&)>
+        error;
+    std::function<FitResult(const FitSpec&, const std::vector<std::size_t>& train)> descend;
+    std::string error_measure = "MAPE";
+    // ln(measured / predicted throughput) of an item, for the band; empty: no band.
+    std::function<double(std::size_t item, double predicted)> log_ratio;
+    std::vector<std::string> architectures; // of the items' GPUs
+};
+
+// `profile` with each spec parameter's field set to its value (no cap: a value past a bound
+// is what a bound check tries).
+SoftwareProfile withFitValues(SoftwareProfile profile, const FitSpec& spec,
+                              const std::vector<double>& values);
+
+// The spec of the fit: one parameter per field on profile `key`, prior the base value.
+FitSpec softwareFitSpec(const SoftwareProfile& base, const std::string& key,
+                        const std::vector<std::string>& fields, double prior_weight);
+
+// Runs a fit: drops the fields no item depends on, descends, refuses a field that presses
+// against its bound (InputError naming `file`), predicts each item held out.
+SoftwareFitReport runSoftwareFit(const SoftwareProfile& base, FitSpec spec,
+                                 const SoftwareFitHooks& hooks, const std::string& file);
+
+// The rows of a validation CSV (`file`) against `base`, which every row is predicted with.
+// Throws InputError naming the file: unknown ids, a row that does not fit in memory, a
+// parameter the rows would push past its bound.
+SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
+                                    const ValidationResolver& resolver, const SoftwareProfile& base,
+                                    const SoftwareFitOptions& options, const std::string& file);
+
+// The fitted profile as profiles/software JSON: the base file's document (`base_text`, so
+// its documentation and every field survive) with the id, name, source, the fitted values
+// and the error band replaced. Checked to load back.
+std::string fittedProfileJson(const std::string& base_text, const std::string& base_file,
+                              const SoftwareFitReport& fit, const std::string& id,
+                              const std::string& name, const std::string& source);
+
+// `v` to `digits` significant digits: a written profile claims no precision the fit has not.
+double roundToSignificant(double v, int digits);
+
+} // namespace iterscope
