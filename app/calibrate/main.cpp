@@ -86,7 +86,7 @@ std::vector<Precision> parsePrecisions(const std::vector<std::string>& names) {
     for (const std::string& n : names) {
         const auto p = parsePrecision(n);
         if (!p)
-            throw InputError("--precision: '" + n + "' is not fp32, tf32 or amp");
+            throw InputError("--precision: '" + n + "' is not fp32, tf32, amp or bf16");
         out.push_back(*p);
     }
     return out;

@@ -1,6 +1,7 @@
 #include "calibration/measurement.h"
 
 #include "util/error.h"
+#include "util/precision.h"
 
 #include <nlohmann/json.hpp>
 
@@ -280,8 +281,8 @@ NetworkRun runFromJson(const json& j, const std::string& path) {
         r.fail("batch", "must be at least 1");
     run.image = r.integer("image");
     run.precision = r.string("precision", "fp32");
-    if (run.precision != "fp32" && run.precision != "tf32" && run.precision != "amp")
-        r.fail("precision", "must be fp32, tf32 or amp");
+    if (!parsePrecision(run.precision))
+        r.fail("precision", "must be fp32, tf32, amp or bf16");
     run.workspace_limit_bytes = r.integer("workspace_limit_bytes");
     run.warmup = r.smallInt("warmup");
     run.repetitions = r.smallInt("repetitions");

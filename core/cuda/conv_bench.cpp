@@ -72,6 +72,7 @@ cudnnMathType_t mathType(Precision p) {
     case Precision::TF32:
         return CUDNN_DEFAULT_MATH;
     case Precision::AMP:
+    case Precision::BF16:
         return CUDNN_TENSOR_OP_MATH;
     }
     return CUDNN_DEFAULT_MATH;
@@ -224,8 +225,9 @@ LayerMeasurement benchFullyConnected(BenchContext& ctx, const Layer& layer, cons
     if (auto hit = ctx.cache.find(key); hit != ctx.cache.end())
         return hit->second;
 
-    const bool half = ctx.options.precision == Precision::AMP;
-    const cudaDataType_t type = half ? CUDA_R_16F : CUDA_R_32F;
+    const cudaDataType_t type = ctx.options.precision == Precision::AMP    ? CUDA_R_16F
+                                : ctx.options.precision == Precision::BF16 ? CUDA_R_16BF
+                                                                           : CUDA_R_32F;
     const cublasComputeType_t compute = ctx.options.precision == Precision::TF32
                                             ? CUBLAS_COMPUTE_32F_FAST_TF32
                                             : CUBLAS_COMPUTE_32F;

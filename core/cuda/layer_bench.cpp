@@ -69,8 +69,8 @@ BenchContext::BenchContext(const LayerBenchOptions& opts)
     : options(opts) {
     // Mixed precision stores activations and weights in FP16, channels-last: the layout
     // tensor-core kernels run on without transposes.
-    if (options.precision == Precision::AMP) {
-        data_type = CUDNN_DATA_HALF;
+    if (halfPrecision(options.precision)) {
+        data_type = options.precision == Precision::BF16 ? CUDNN_DATA_BFLOAT16 : CUDNN_DATA_HALF;
         format = CUDNN_TENSOR_NHWC;
         element_bytes = 2;
     }

@@ -117,7 +117,7 @@ LayerMeasurement benchOther(BenchContext& ctx, const Network& net, const Network
     case LayerKind::BatchNorm: {
         // Per-channel statistics in FP32 even for FP16 data, as cuDNN requires.
         const cudnnBatchNormMode_t mode = input_dims.size() == 1 ? CUDNN_BATCHNORM_PER_ACTIVATION
-                                          : ctx.options.precision == Precision::AMP
+                                          : halfPrecision(ctx.options.precision)
                                               ? CUDNN_BATCHNORM_SPATIAL_PERSISTENT
                                               : CUDNN_BATCHNORM_SPATIAL;
         TensorDesc bn;

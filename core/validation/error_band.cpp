@@ -295,8 +295,8 @@ ErrorBand errorBandFor(const ErrorBands& bands, const Scenario& s) {
     band.high = std::exp(b.half_width_log);
     if (b.own) {
         band.rows = s.software.error_band.rows;
-        band.basis = std::to_string(band.rows) + " rows the software profile was fitted to" +
-                     b.beyond;
+        band.basis =
+            std::to_string(band.rows) + " rows the software profile was fitted to" + b.beyond;
         return band;
     }
     band.rows = c->rows;

@@ -353,8 +353,7 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
             score.objective += priorPenalty(spec, values);
             return score;
         },
-        [&](const std::vector<double>& values) { evaluator.accept(values, candidate); },
-        progress);
+        [&](const std::vector<double>& values) { evaluator.accept(values, candidate); }, progress);
     result.evaluations = evaluator.evaluations();
     return result;
 }

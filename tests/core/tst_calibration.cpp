@@ -193,7 +193,7 @@ class TestCalibration : public QObject {
             "runs[0].batch: must be at least 1");
         expectInputError(
             R"({"format":"iterscope-measurement","version":1,"runs":[{"network":"x","batch":2,"precision":"int8"}]})",
-            "precision: must be fp32, tf32 or amp");
+            "precision: must be fp32, tf32, amp or bf16");
         expectInputError(
             R"({"format":"iterscope-measurement","version":1,"runs":[{"network":"x","batch":2,"layers":[{"index":0,"name":"a","forward_ms":"fast"}]}]})",
             "runs[0].layers[0].forward_ms: must be a number");

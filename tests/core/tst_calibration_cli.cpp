@@ -117,7 +117,7 @@ class TestCalibrationCli : public QObject {
             const char* fragment;
         };
         const QList<Case> cases{
-            {{"--precision", "int8"}, "--precision: 'int8' is not fp32, tf32 or amp"},
+            {{"--precision", "int8"}, "--precision: 'int8' is not fp32, tf32, amp or bf16"},
             {{"--network", "no-such-net"}, "unknown network 'no-such-net'"},
             {{"--batch", "0"}, "--batch: must be between"},
             {{"--algorithm", "guess"}, "--algorithm: must be find or heuristic"},

@@ -8,41 +8,23 @@
 #include "model/model.h"
 #include "model/scenario_warnings.h"
 
+#include "round_profiles.h"
+
 #include <QtTest>
 
 using namespace iterscope;
 
 namespace {
 
+// The round Ampere of the other physics tests, with GA100's FP16 lanes: 4:1 of FP32.
 GpuProfile ampere() {
-    GpuProfile g;
-    g.id = "test-ampere";
-    g.architecture = "Ampere";
-    g.compute_capability = 8.0;
-    g.sm_count = 100;
-    g.fp32_lanes_per_sm = 64;
-    g.fp32_tflops = 20;
-    g.fp16_tflops = 80; // GA100's FP16 lanes: 4:1
-    g.tf32_tflops = 160;
-    g.fp16_tensor_tflops = 320;
-    g.memory_bandwidth_gbps = 2000;
-    g.tensor_gemm_efficiency = 0.8;
-    g.tf32_gemm_efficiency = 0.75;
-    g.dram_efficiency = 0.9;
+    GpuProfile g = test::ampereLike();
+    g.fp16_tflops = 80;
+    g.legacy_tensor_fraction = 1;
     return g;
 }
 
-SoftwareProfile cudnn8() {
-    SoftwareProfile s;
-    s.newest_compute_capability = 8.6;
-    s.tensor_core_efficiency = 0.5;
-    s.memory_efficiency = 0.5;
-    s.conv_efficiency = 0.7;
-    s.depthwise_efficiency = 0.1;
-    s.kernel_gap_us = 0;
-    s.per_layer_overhead_us = 0;
-    return s;
-}
+using test::cudnn8;
 
 Scenario shipped(const std::string& network, const std::string& gpu, Precision p, int64_t batch) {
     Scenario s;
