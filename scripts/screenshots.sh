@@ -23,10 +23,19 @@ shot desktop-1920x1080.png --window-size 1920x1080 --network resnet152
 shot dark.png --dark --window-size 1366x768 --load-session "$out/compare.iterscope"
 # A doubtful choice said beside the answer: TF32 on a V100, which has no TF32 cores.
 shot caveat.png --window-size 1280x720 --precision tf32
-# A 4-stage GPipe pipeline on a DGX-1: one timeline row group per stage, its bubbles seen.
+# The costliest layers of an ONNX file, each bar named apart, and the Plan tab beside the
+# scenario, at 1280×720 (issue 20).
+shot layers-1280x720.png --window-size 1280x720 --network "$onnx" --tab layers
+shot plan-tab-1280x720.png --window-size 1280x720 --tab plan
+# A 4-stage GPipe pipeline on a DGX-1: one timeline row group per stage, its bubbles seen,
+# at 1280×720 without dragging the splitter, and at 1920×1080.
+shot pipeline-1280x720.png --window-size 1280x720 --network resnet152 --parallel pipeline \
+    --pipeline-stages 4 --micro-batches 16 --schedule gpipe
 shot pipeline.png --window-size 1920x1080 --network resnet152 --parallel pipeline \
     --pipeline-stages 4 --micro-batches 16 --schedule gpipe
 # The Plan tab on its own (it shares the narrow chart tab in the window).
+# Its export: the chart and legend alone, with a caption (the global batch is at most 8,192
+# by default).
 QT_QPA_PLATFORM=offscreen "$cli" export-chart --kind plan --network resnet50 --scale 1 \
-    --max-global-batch 8192 --deadline-hours 2 --budget-usd 400 --out "$out/plan.png"
+    --deadline-hours 2 --budget-usd 400 --out "$out/plan.png"
 echo "wrote $(ls "$out"/*.png | wc -l) screenshots to $out"

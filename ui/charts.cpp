@@ -52,21 +52,26 @@ void replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
         series->replace(points);
 }
 
-QString legendHtml(const ResultPtr& current, const QList<PinnedCurves>& pins, bool dark) {
-    QString html;
-    const auto entry = [&](int slot, const QString& title, const ScenarioSettings& s) {
-        html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;<b>%2</b> %3<br>")
-                    .arg(slotColor(static_cast<std::size_t>(slot), dark).name(),
-                         title.toHtmlEscaped(), s.label().toHtmlEscaped());
-    };
+struct LegendEntry {
+    int slot;
+    QString title;
+    const ScenarioLabel* label;
+};
+
+std::vector<LegendEntry> legendEntries(const ResultPtr& current, const QList<PinnedCurves>& pins) {
+    std::vector<LegendEntry> entries;
     if (current)
-        entry(0, ScalingChartsView::tr("Current:"), current->settings);
+        entries.push_back({0, ScalingChartsView::tr("Current"), &current->label});
     for (int i = 0; i < pins.size(); ++i)
-        entry(i + 1, ScalingChartsView::tr("Pin %1:").arg(i + 1), pins[i].settings);
-    html += ScalingChartsView::tr("<i>Solid: images/s (left axis) · shaded: 80% error band · "
-                                  "dashed: scaling efficiency (right axis) · ■ current scenario · "
-                                  "★ batch does not fit in GPU memory</i>");
-    return html;
+        entries.push_back({i + 1, ScalingChartsView::tr("Pin %1").arg(i + 1), &pins[i].label});
+    return entries;
+}
+
+LegendTexts legendTextsOf(const std::vector<LegendEntry>& entries) {
+    QList<ScenarioLabel> labels;
+    for (const auto& e : entries)
+        labels.append(*e.label);
+    return legendTexts(labels);
 }
 } // namespace
 
@@ -82,7 +87,7 @@ ScalingChartsView::ScalingChartsView(QWidget* parent)
     m_batch_view = new QChartView(m_batch.chart, this);
     for (auto* view : {m_gpu_view, m_batch_view}) {
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(260, 150); // small enough for a 1280×720 window, stacked
+        view->setMinimumSize(260, 110); // small enough for a 1280×720 window, stacked
     }
     // Hovering a point shows its values; elsewhere the tooltip says what the chart shows.
     m_gpu_view->setProperty("explanation",
@@ -210,28 +215,48 @@ void ScalingChartsView::resizeEvent(QResizeEvent* event) {
     const int legend_height = legend ? legend->heightForWidth(width()) : 0;
     const int chart_width = stacked ? width() : width() / 2;
     const int chart_height = (height() - legend_height) / (stacked ? 2 : 1);
-    setCompact(chart_width < 440 || chart_height < 260, chart_width < 560);
+    setCompact(chart_width < 440 || chart_height < 220, chart_width < 560, chart_height < 170);
+    updateLegend(); // the shared line is elided to the width
     QWidget::resizeEvent(event);
 }
 
-void ScalingChartsView::setCompact(bool compact, bool sparse_x) {
+void ScalingChartsView::setCompact(bool compact, bool sparse_x, bool tiny) {
     // A small chart drops what the rest of the window already says: its title (the x axis
-    // names it), long axis titles, and every other GPU-count label (powers of 4, not 2).
-    if (compact == m_compact && sparse_x == m_sparse_x)
+    // names it), long axis titles, and every other GPU-count label (powers of 4, not 2). A
+    // tiny one drops the x axis' title too (the tab and the tick labels say it; Qt would
+    // show "…" in its place).
+    if (compact == m_compact && sparse_x == m_sparse_x && tiny == m_tiny)
         return;
     m_compact = compact;
     m_sparse_x = sparse_x;
-    const std::pair<Chart*, bool> charts[] = {{&m_gpu, true}, {&m_batch, false}};
-    for (auto [c, by_gpus] : charts) {
-        c->chart->setTitle(compact   ? QString()
-                           : by_gpus ? tr("Scaling with GPU count")
-                                     : tr("Scaling with batch per GPU"));
-        c->x->setTitleText(by_gpus ? (compact ? tr("GPUs") : tr("GPUs in total (log₂)"))
-                                   : (compact ? tr("batch per GPU") : tr("Batch per GPU (log₂)")));
-        c->x->setBase(sparse_x ? 4 : 2);
-        c->efficiency->setTitleText(compact ? tr("eff. %") : tr("efficiency %"));
-    }
+    m_tiny = tiny;
+    applyTitles();
     refreshWhenVisible(); // the throughput title depends on it
+}
+
+void ScalingChartsView::setTitlesForced(bool forced) {
+    if (forced == m_titles_forced)
+        return;
+    m_titles_forced = forced;
+    applyTitles();
+}
+
+void ScalingChartsView::applyTitles() {
+    const std::pair<Chart*, bool> charts[] = {{&m_gpu, true}, {&m_batch, false}};
+    const bool titled = !m_compact || m_titles_forced;
+    for (auto [c, by_gpus] : charts) {
+        const QString title = !titled   ? QString()
+                              : by_gpus ? tr("Scaling with GPU count")
+                                        : tr("Scaling with batch per GPU");
+        if (c->chart->title() != title)
+            c->chart->setTitle(title);
+        c->x->setTitleText(by_gpus
+                               ? (m_compact ? tr("GPUs") : tr("GPUs in total (log₂)"))
+                               : (m_compact ? tr("batch per GPU") : tr("Batch per GPU (log₂)")));
+        c->x->setTitleVisible(!m_tiny || m_titles_forced);
+        c->x->setBase(m_sparse_x ? 4 : 2);
+        c->efficiency->setTitleText(m_compact ? tr("eff. %") : tr("efficiency %"));
+    }
 }
 
 bool ScalingChartsView::eventFilter(QObject* watched, QEvent* event) {
@@ -271,8 +296,11 @@ QString ScalingChartsView::pointTip(bool by_gpus, const QPointF& scene_pos) cons
                 best = d2;
                 const QString where = by_gpus ? (p.x == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(p.x))
                                               : tr("batch %1").arg(p.x);
-                tip = tr("<b>%1</b>, %2:<br>%3 images/s<br>scaling efficiency %4%5")
+                const QString band = formatBand(p.images_per_second, p.images_per_second_low,
+                                                p.images_per_second_high);
+                tip = tr("<b>%1</b>, %2:<br>%3 images/s%4<br>scaling efficiency %5%6")
                           .arg(who.toHtmlEscaped(), where, formatRate(p.images_per_second),
+                               band.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(band),
                                formatPercent(p.efficiency),
                                p.fits_in_memory ? QString()
                                                 : tr("<br><b>does not fit in GPU memory</b>"));
@@ -287,6 +315,8 @@ QString ScalingChartsView::pointTip(bool by_gpus, const QPointF& scene_pos) cons
 }
 
 void ScalingChartsView::setResult(ResultPtr result) {
+    if (result == m_result)
+        return; // the curves that came with the prediction, once more
     m_result = std::move(result);
     refreshWhenVisible();
 }
@@ -296,7 +326,7 @@ bool ScalingChartsView::pinCurrent() {
         return false;
     if (m_pins.size() >= kMaxPins)
         m_pins.removeFirst();
-    m_pins.append({m_result->settings, m_result->curves});
+    m_pins.append({m_result->settings, m_result->curves, m_result->label});
     refreshWhenVisible();
     emit pinsChanged();
     return true;
@@ -325,8 +355,52 @@ void ScalingChartsView::refresh() {
     m_stale = false;
     fill(m_gpu, true);
     fill(m_batch, false);
-    if (auto* legend = findChild<QLabel*>(QStringLiteral("chartLegend")))
-        legend->setText(legendHtml(m_result, m_pins, isDarkPalette(palette())));
+    updateLegend();
+}
+
+QStringList ScalingChartsView::legendLines() const {
+    const auto entries = legendEntries(m_result, m_pins);
+    const LegendTexts texts = legendTextsOf(entries);
+    QStringList lines;
+    if (!texts.shared.isEmpty())
+        lines << tr("All: %1").arg(texts.shared);
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        lines << QStringLiteral("%1: %2").arg(entries[i].title,
+                                              texts.own[static_cast<qsizetype>(i)]);
+    return lines;
+}
+
+void ScalingChartsView::updateLegend() {
+    auto* legend = findChild<QLabel*>(QStringLiteral("chartLegend"));
+    if (!legend)
+        return;
+    // What the curves share is said once, on one line (the window title and an export's
+    // caption have it whole); what tells them apart is said in full for each.
+    const auto entries = legendEntries(m_result, m_pins);
+    const LegendTexts texts = legendTextsOf(entries);
+    const bool dark = isDarkPalette(palette());
+    const QFontMetrics fm = legend->fontMetrics();
+    const int width = std::max(120, this->width());
+    QString html;
+    if (!texts.shared.isEmpty()) {
+        const QString all = tr("All:");
+        const QString shared = fm.elidedText(
+            texts.shared, Qt::ElideRight, width - fm.horizontalAdvance(all + QLatin1Char(' ')) - 8);
+        html += QStringLiteral("<b>%1</b> %2<br>").arg(all.toHtmlEscaped(), shared.toHtmlEscaped());
+    }
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;<b>%2:</b> %3<br>")
+                    .arg(slotColor(static_cast<std::size_t>(entries[i].slot), dark).name(),
+                         entries[i].title.toHtmlEscaped(),
+                         texts.own[static_cast<qsizetype>(i)].toHtmlEscaped());
+    html += tr("<i>Solid: images/s (left) · dashed: efficiency (right) · shaded: 80% error "
+               "band · ■ this scenario · ★ does not fit in memory</i>");
+    // Set only when it changed: laying a rich text out again is a slider step's cost.
+    if (html != m_legend_html) {
+        m_legend_html = html;
+        legend->setText(html);
+    }
+    legend->setToolTip(texts.shared.isEmpty() ? QString() : tr("All: %1").arg(texts.shared));
 }
 
 void ScalingChartsView::fill(Chart& c, bool by_gpus) {
@@ -378,6 +452,9 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
             QColor shade = slotColor(0, dark);
             shade.setAlpha(dark ? 70 : 50);
             c.band->setBrush(shade);
+            // The dark theme gives area series a light outline (a white line around the
+            // band); setTheme() puts it back, so it goes here, not at creation.
+            c.band->setPen(QPen(Qt::NoPen));
             c.band->setVisible(curves != nullptr);
         }
         const QColor color = slotColor(slot, dark);

@@ -24,6 +24,7 @@ namespace iterscope::ui {
 struct PinnedCurves {
     ScenarioSettings settings;
     ScalingCurves curves;
+    ScenarioLabel label; // the scenario in words, for the legend
 };
 
 class ScalingChartsView : public QWidget {
@@ -47,6 +48,12 @@ class ScalingChartsView : public QWidget {
     // The values of the curve point nearest scene_pos (within a few pixels), as the
     // tooltip shows them; empty when none is near.
     QString pointTip(bool by_gpus, const QPointF& scene_pos) const;
+    // The legend as plain text: what every curve shares ("All: ..."), then one line per
+    // curve with what it has of its own ("Current: ...", "Pin 1: ...").
+    QStringList legendLines() const;
+    // Full titles whatever the size, for an export (a report needs them); false: as the
+    // size allows.
+    void setTitlesForced(bool forced);
 
   signals:
     void pinsChanged();
@@ -82,11 +89,16 @@ class ScalingChartsView : public QWidget {
     void refresh();
     void fill(Chart& chart, bool by_gpus);
     void applyTheme();
-    void setCompact(bool compact, bool sparse_x);
+    void setCompact(bool compact, bool sparse_x, bool tiny);
+    void applyTitles();
+    void updateLegend();
 
     ResultPtr m_result;
     bool m_compact = false;
+    bool m_titles_forced = false;
+    QString m_legend_html;
     bool m_sparse_x = false;
+    bool m_tiny = false;
     std::array<double, 2> m_units{1, 1}; // throughput axis unit (1 or 1000), GPU and batch chart
     bool m_stale = false;
     QList<PinnedCurves> m_pins;

@@ -84,4 +84,34 @@ QString pipelineScheduleTitle(PipelineSchedule p) {
     return QString::fromLatin1(pipelineScheduleName(p));
 }
 
+QString precisionTitle(Precision p) {
+    switch (p) {
+    case Precision::FP32:
+        return tr("FP32");
+    case Precision::TF32:
+        return tr("TF32 tensor cores");
+    case Precision::AMP:
+        return tr("Mixed (FP16 tensor cores)");
+    case Precision::BF16:
+        return tr("Mixed (BF16 tensor cores)");
+    default:
+        break;
+    }
+    return QString::fromLatin1(precisionName(p)).toUpper();
+}
+
+std::vector<Precision> allPrecisions() {
+    // The enum's values are consecutive from 0; the first that does not come back from its
+    // own name is past the end.
+    std::vector<Precision> out;
+    for (int i = 0; i < 64; ++i) {
+        const auto p = static_cast<Precision>(i);
+        const auto back = parsePrecision(precisionName(p));
+        if (!back || *back != p)
+            break;
+        out.push_back(p);
+    }
+    return out;
+}
+
 } // namespace iterscope::ui

@@ -30,6 +30,13 @@ void ElidedLabel::setMuted(bool muted) {
     update();
 }
 
+void ElidedLabel::setFaded(bool faded) {
+    if (faded == m_faded)
+        return;
+    m_faded = faded;
+    update();
+}
+
 void ElidedLabel::setTextColor(const QColor& color) {
     if (color == m_color)
         return;
@@ -77,30 +84,44 @@ QStringList ElidedLabel::layoutLines(int width, bool* elided) const {
     return lines;
 }
 
+const ElidedLabel::Shown& ElidedLabel::shown(int width) const {
+    if (m_shown.width == width && m_shown.text == m_text && m_shown.font == font())
+        return m_shown;
+    m_shown.width = width;
+    m_shown.text = m_text;
+    m_shown.font = font();
+    m_shown.lines.clear();
+    for (const QString& line : layoutLines(width, &m_shown.elided)) {
+        QStaticText text(line);
+        text.setTextFormat(Qt::PlainText);
+        text.prepare(QTransform(), font());
+        m_shown.lines.append(text);
+    }
+    return m_shown;
+}
+
 bool ElidedLabel::isElided() const {
-    bool elided = false;
-    layoutLines(contentsRect().width(), &elided);
-    return elided;
+    return shown(contentsRect().width()).elided;
 }
 
 void ElidedLabel::paintEvent(QPaintEvent* event) {
     QFrame::paintEvent(event);
     QPainter p(this);
     QColor color = m_color.isValid() ? m_color : palette().color(QPalette::WindowText);
-    if (m_muted && !m_color.isValid()) {
+    const float toward_back = m_faded ? 0.6f : m_muted && !m_color.isValid() ? 0.25f : 0.0f;
+    if (toward_back > 0) {
         const QColor back = palette().color(QPalette::Window);
-        color = QColor::fromRgbF(0.75f * color.redF() + 0.25f * back.redF(),
-                                 0.75f * color.greenF() + 0.25f * back.greenF(),
-                                 0.75f * color.blueF() + 0.25f * back.blueF());
+        const float keep = 1.0f - toward_back;
+        color = QColor::fromRgbF(keep * color.redF() + toward_back * back.redF(),
+                                 keep * color.greenF() + toward_back * back.greenF(),
+                                 keep * color.blueF() + toward_back * back.blueF());
     }
     p.setPen(color);
     const QRect r = contentsRect();
     const QFontMetrics fm = fontMetrics();
-    bool elided = false;
-    const QStringList lines = layoutLines(r.width(), &elided);
-    int y = r.top() + fm.ascent();
-    for (const QString& line : lines) {
-        p.drawText(QPoint(r.left(), y), line);
+    int y = r.top();
+    for (const QStaticText& line : shown(r.width()).lines) {
+        p.drawStaticText(QPoint(r.left(), y), line);
         y += fm.lineSpacing();
     }
 }

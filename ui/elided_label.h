@@ -3,7 +3,10 @@
 // or everything below them jumps under the pointer (issue 14, item 4).
 #pragma once
 
+#include <QFont>
 #include <QFrame>
+#include <QList>
+#include <QStaticText>
 #include <QString>
 
 namespace iterscope::ui {
@@ -21,6 +24,9 @@ class ElidedLabel : public QFrame {
     // Secondary text (descriptions under a control): the palette's text colour blended a
     // quarter toward the background, readable on light and dark themes alike.
     void setMuted(bool muted);
+    // Text that no longer holds (a figure of the last result while the newest choices were
+    // refused): blended most of the way toward the background, still legible.
+    void setFaded(bool faded);
     void setTextColor(const QColor& color); // invalid: the palette's
     bool isElided() const;
 
@@ -34,12 +40,25 @@ class ElidedLabel : public QFrame {
   private:
     // The lines as shown in `width` pixels; the last one elided when the text is longer.
     QStringList layoutLines(int width, bool* elided) const;
+    // The same, laid out once for painting and kept until the text, the width or the font
+    // change: shaping text is most of what a figure's repaint costs, and a slider drag
+    // repaints every figure on every step.
+    struct Shown {
+        QString text;
+        int width = -1;
+        QFont font;
+        QList<QStaticText> lines;
+        bool elided = false;
+    };
+    const Shown& shown(int width) const;
 
     QString m_text;
     QString m_explanation;
     QColor m_color;
     int m_lines = 1;
+    mutable Shown m_shown;
     bool m_muted = false;
+    bool m_faded = false;
 };
 
 } // namespace iterscope::ui

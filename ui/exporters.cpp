@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <exception>
+#include <functional>
 
 namespace iterscope::ui {
 namespace {
@@ -190,12 +191,21 @@ bool exportCsv(const QAbstractItemModel& model, const QString& path, QString* er
         fields << csvField(
             model.headerData(c, Qt::Horizontal, LayerTableModel::ExportRole).toString());
     out += fields.join(QLatin1Char(',')).toUtf8() + '\n';
-    for (int r = 0; r < model.rowCount(); ++r) {
-        fields.clear();
-        for (int c = 0; c < columns; ++c)
-            fields << csvValue(model.index(r, c).data(LayerTableModel::ExportRole));
-        out += fields.join(QLatin1Char(',')).toUtf8() + '\n';
-    }
+    // Layers and the totals, as sorted and filtered; a module's rows are its layers'.
+    const std::function<void(const QModelIndex&)> rows = [&](const QModelIndex& parent) {
+        for (int r = 0; r < model.rowCount(parent); ++r) {
+            const QModelIndex first = model.index(r, 0, parent);
+            if (model.rowCount(first) > 0 || first.data(LayerTableModel::IsModuleRole).toBool()) {
+                rows(first);
+                continue;
+            }
+            fields.clear();
+            for (int c = 0; c < columns; ++c)
+                fields << csvValue(model.index(r, c, parent).data(LayerTableModel::ExportRole));
+            out += fields.join(QLatin1Char(',')).toUtf8() + '\n';
+        }
+    };
+    rows({});
     return writeFileAtomically(path, out, error);
 }
 

@@ -43,7 +43,7 @@ LayerChartView::LayerChartView(QWidget* parent)
     chart->legend()->setAlignment(Qt::AlignBottom);
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(260, 180);
+    setMinimumSize(260, 150);
     changeEvent(nullptr);
 }
 
@@ -79,11 +79,7 @@ void LayerChartView::resizeEvent(QResizeEvent* event) {
     // little under a third of the chart, and the title a short form when narrow.
     const int chars =
         std::clamp(width() * 10 / (35 * std::max(1, fontMetrics().averageCharWidth())), 10, 40);
-    const QString title = width() >= 560
-                              ? tr("Most expensive layers (forward + backward per iteration)")
-                              : tr("Most expensive layers");
-    if (chart()->title() != title)
-        chart()->setTitle(title);
+    applyTitle();
     if (chars != m_name_chars) {
         m_name_chars = chars;
         if (isVisible())
@@ -91,6 +87,19 @@ void LayerChartView::resizeEvent(QResizeEvent* event) {
         else
             m_stale = true;
     }
+}
+
+void LayerChartView::setTitlesForced(bool forced) {
+    m_titles_forced = forced;
+    applyTitle();
+}
+
+void LayerChartView::applyTitle() {
+    const QString title = width() >= 560 || m_titles_forced
+                              ? tr("Most expensive layers (forward + backward per iteration)")
+                              : tr("Most expensive layers");
+    if (chart()->title() != title)
+        chart()->setTitle(title);
 }
 
 QStringList LayerChartView::categories() const {
@@ -108,22 +117,22 @@ void LayerChartView::refresh() {
     const std::size_t n = std::min<std::size_t>(kLayers, order.size());
     std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
                       [&](std::size_t a, std::size_t b) { return cost(a) > cost(b); });
-    QStringList names;
+    QStringList full;
     QList<qreal> forward, backward;
     double max_ms = 0;
     // Horizontal bars run bottom-up; the most expensive layer goes on top.
     for (std::size_t k = n; k-- > 0;) {
         const auto& t = layers[order[k]];
-        // Elided to the budget resizeEvent sets, keeping the start and the end.
-        QString name = elideMiddle(result->layerName(t.layer), m_name_chars);
-        // Category names must be unique or bars merge.
-        while (names.contains(name))
-            name += QLatin1Char(' ');
-        names.append(name);
+        full.append(t.layer < result->network->network.layers.size()
+                        ? QString::fromStdString(result->network->network.layers[t.layer].name)
+                        : result->layerName(t.layer));
         forward.append(t.forward_ms);
         backward.append(t.backward_ms);
         max_ms = std::max(max_ms, t.forward_ms + t.backward_ms);
     }
+    // Category names must be unique or bars merge; they are also what a report's reader
+    // tells the bars apart by.
+    const QStringList names = distinctLayerLabels(full, m_name_chars);
     m_forward->remove(0, m_forward->count());
     m_backward->remove(0, m_backward->count());
     m_forward->append(forward);

@@ -23,6 +23,8 @@ class LayerChartView : public QChartView {
     // Refreshes now if visible, else when next shown (as ScalingChartsView does).
     void setResult(ResultPtr result);
     QStringList categories() const;
+    // The full title whatever the width, for an export; false: as the width allows.
+    void setTitlesForced(bool forced);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -31,10 +33,12 @@ class LayerChartView : public QChartView {
 
   private:
     void refresh();
+    void applyTitle();
 
     ResultPtr m_result;
     bool m_stale = false;
-    int m_name_chars = 32; // layer labels longer than this elide in the middle
+    int m_name_chars = 32; // layer labels longer than this are shortened
+    bool m_titles_forced = false;
     QHorizontalStackedBarSeries* m_series = nullptr;
     QBarSet* m_forward = nullptr;
     QBarSet* m_backward = nullptr;

@@ -44,6 +44,47 @@ QStringList displayLayerNames(const std::vector<std::string>& names) {
     return out;
 }
 
+QStringList distinctLayerLabels(const QStringList& full_names, int max_chars) {
+    std::vector<QStringList> segments;
+    for (const QString& name : full_names)
+        segments.push_back(compactLayerName(name).split(QLatin1Char('/'), Qt::SkipEmptyParts));
+    const auto tail = [&](std::size_t i, qsizetype k) {
+        const QStringList& s = segments[i];
+        return s.mid(std::max<qsizetype>(0, s.size() - k)).join(QLatin1Char('/'));
+    };
+    // Each name's tail: the fewest last segments that no other name ends in alike.
+    std::vector<qsizetype> depth(segments.size(), 1);
+    for (std::size_t i = 0; i < segments.size(); ++i)
+        for (qsizetype k = 1; k <= segments[i].size(); ++k) {
+            depth[i] = k;
+            bool alone = true;
+            for (std::size_t j = 0; j < segments.size() && alone; ++j)
+                alone = j == i || tail(i, k) != tail(j, k);
+            if (alone)
+                break;
+        }
+    QStringList out;
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+        QString label = tail(i, depth[i]);
+        if (label.isEmpty())
+            label = full_names[static_cast<qsizetype>(i)];
+        const QStringList& s = segments[i];
+        if (label.size() > max_chars && depth[i] > 2) {
+            // The segment that tells it apart and the operation, the middle left out.
+            const QString ends = s[s.size() - depth[i]] + QStringLiteral("/…/") + s.back();
+            if (ends.size() <= max_chars)
+                label = ends;
+        }
+        label = elideMiddle(label, max_chars);
+        // Still alike after shortening: numbered, never merged into one bar.
+        QString unique = label;
+        for (int n = 2; out.contains(unique); ++n)
+            unique = QStringLiteral("%1 (%2)").arg(label).arg(n);
+        out.append(unique);
+    }
+    return out;
+}
+
 QString elideMiddle(const QString& text, int max_chars) {
     if (max_chars < 3 || text.size() <= max_chars)
         return text;

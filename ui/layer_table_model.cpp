@@ -8,6 +8,8 @@
 #include <QColor>
 #include <QFont>
 
+#include <algorithm>
+
 namespace iterscope::ui {
 namespace {
 QString boundText(const LayerTiming& t) {
@@ -21,57 +23,176 @@ bool isNumeric(int column) {
     return (column >= LayerTableModel::Params && column <= LayerTableModel::Bucket) ||
            column == LayerTableModel::Share;
 }
+
+QString shapeWithBatch(const Dims& output, int batch) {
+    return QStringLiteral("%1×%2").arg(batch).arg(
+        QString::fromStdString(formatDims(output)).replace(QLatin1Char('x'), QChar(0xd7)));
+}
 } // namespace
 
 LayerTableModel::LayerTableModel(QObject* parent)
-    : QAbstractTableModel(parent) {}
+    : QAbstractItemModel(parent) {}
 
 void LayerTableModel::setResult(ResultPtr result) {
     // A new result for the same network (a slider moved) changes numbers, not rows: the
-    // views keep their scroll position and selection and skip a full relayout, which is
-    // most of the cost of following a drag on a network of hundreds of layers.
+    // views keep their scroll position, selection and open modules and skip a full
+    // relayout, which is most of the cost of following a drag on a network of hundreds of
+    // layers.
     const bool same_rows = m_result && result && m_result->network == result->network &&
                            m_result->prediction.layers.size() == result->prediction.layers.size();
-    if (!same_rows)
+    if (!same_rows) {
         beginResetModel();
-    m_result = std::move(result);
-    m_totals = {};
-    if (m_result) {
-        const auto& analysis = m_result->network->analysis;
-        for (const auto& t : m_result->prediction.layers) {
-            if (t.layer < analysis.layers.size()) {
-                m_totals.params += analysis.layers[t.layer].params;
-                m_totals.macs += analysis.layers[t.layer].macs * m_result->settings.batch;
-            }
-            m_totals.forward_ms += t.forward_ms;
-            m_totals.backward_ms += t.backward_ms;
-            m_totals.gradient_bytes += t.gradient_bytes;
+        m_result = std::move(result);
+        m_totals_of.reset();
+        std::vector<QString> names;
+        if (m_result) {
+            const auto& layers = m_result->network->network.layers;
+            for (const auto& t : m_result->prediction.layers)
+                names.push_back(t.layer < layers.size()
+                                    ? QString::fromStdString(layers[t.layer].name)
+                                    : QString());
         }
-    }
-    if (same_rows)
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-    else
+        m_tree = layerTree(names);
+        addUp();
         endResetModel();
+        return;
+    }
+    m_result = std::move(result);
+    addUp();
+    emitChanged({}, m_tree.top);
 }
 
-int LayerTableModel::rowForLayer(long layer) const {
+void LayerTableModel::emitChanged(const QModelIndex& parent, const std::vector<int>& children) {
+    if (children.empty())
+        return;
+    const int last = static_cast<int>(children.size()) - (parent.isValid() ? 1 : 0);
+    emit dataChanged(index(0, 0, parent), index(last, ColumnCount - 1, parent));
+    for (const int child : children) {
+        const auto& node = m_tree.nodes[static_cast<std::size_t>(child)];
+        if (!node.children.empty())
+            emitChanged(createIndex(node.row, 0, quintptr(child)), node.children);
+    }
+}
+
+void LayerTableModel::addUp() {
+    m_sums.assign(m_tree.nodes.size(), Sums{});
+    m_totals = {};
+    if (!m_result)
+        return;
+    const auto& analysis = m_result->network->analysis;
+    const auto& timings = m_result->prediction.layers;
+    std::vector<bool> counted;
+    if (m_totals_of) {
+        counted.assign(m_result->network->network.layers.size(), false);
+        for (const long l : *m_totals_of)
+            if (l >= 0 && static_cast<std::size_t>(l) < counted.size())
+                counted[static_cast<std::size_t>(l)] = true;
+    }
+    const auto add = [](Sums& to, const Sums& from) {
+        to.params += from.params;
+        to.macs += from.macs;
+        to.gradient_bytes += from.gradient_bytes;
+        to.forward_ms += from.forward_ms;
+        to.backward_ms += from.backward_ms;
+        to.layers += from.layers;
+        to.last_timing = std::max(to.last_timing, from.last_timing);
+    };
+    // Children come after their parents: from the back, each node adds itself to its parent.
+    for (std::size_t n = m_tree.nodes.size(); n-- > 0;) {
+        const auto& node = m_tree.nodes[n];
+        Sums& sums = m_sums[n];
+        if (node.timing >= 0) {
+            const LayerTiming& t = timings[static_cast<std::size_t>(node.timing)];
+            if (t.layer < analysis.layers.size()) {
+                sums.params = analysis.layers[t.layer].params;
+                sums.macs = analysis.layers[t.layer].macs * m_result->settings.batch;
+            }
+            sums.forward_ms = t.forward_ms;
+            sums.backward_ms = t.backward_ms;
+            sums.gradient_bytes = t.gradient_bytes;
+            sums.layers = 1;
+            sums.last_timing = node.timing;
+            if (!m_totals_of || (t.layer < counted.size() && counted[t.layer]))
+                add(m_totals, sums);
+        }
+        if (node.parent >= 0)
+            add(m_sums[static_cast<std::size_t>(node.parent)], sums);
+    }
+}
+
+void LayerTableModel::setTotalsOf(const std::optional<std::vector<long>>& layers) {
+    if (layers == m_totals_of)
+        return;
+    m_totals_of = layers;
+    addUp();
+    if (m_result) {
+        const QModelIndex totals = index(static_cast<int>(m_tree.top.size()), 0);
+        emit dataChanged(totals, totals.siblingAtColumn(ColumnCount - 1));
+    }
+}
+
+QModelIndex LayerTableModel::indexForLayer(long layer) const {
     if (!m_result || layer < 0)
-        return -1;
-    const auto& layers = m_result->prediction.layers;
-    for (std::size_t i = 0; i < layers.size(); ++i)
-        if (layers[i].layer == static_cast<std::size_t>(layer))
-            return static_cast<int>(i);
-    return -1;
+        return {};
+    const auto& timings = m_result->prediction.layers;
+    for (std::size_t i = 0; i < timings.size(); ++i)
+        if (timings[i].layer == static_cast<std::size_t>(layer)) {
+            const int node = m_tree.node_of_timing[i];
+            return node < 0 ? QModelIndex()
+                            : createIndex(m_tree.nodes[static_cast<std::size_t>(node)].row, 0,
+                                          quintptr(node));
+        }
+    return {};
+}
+
+int LayerTableModel::nodeOf(const QModelIndex& index) const {
+    return index.isValid() ? static_cast<int>(index.internalId()) : -1;
+}
+
+QModelIndex LayerTableModel::index(int row, int column, const QModelIndex& parent) const {
+    if (!m_result || row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    if (!parent.isValid()) {
+        const int top = static_cast<int>(m_tree.top.size());
+        if (row > top)
+            return {};
+        // The totals row is the node past the last one.
+        return createIndex(row, column,
+                           quintptr(row == top ? static_cast<int>(m_tree.nodes.size())
+                                               : m_tree.top[static_cast<std::size_t>(row)]));
+    }
+    const int p = nodeOf(parent);
+    if (p < 0 || p >= static_cast<int>(m_tree.nodes.size()) || parent.column() != 0)
+        return {};
+    const auto& children = m_tree.nodes[static_cast<std::size_t>(p)].children;
+    if (row >= static_cast<int>(children.size()))
+        return {};
+    return createIndex(row, column, quintptr(children[static_cast<std::size_t>(row)]));
+}
+
+QModelIndex LayerTableModel::parent(const QModelIndex& child) const {
+    const int n = nodeOf(child);
+    if (n < 0 || n >= static_cast<int>(m_tree.nodes.size()))
+        return {};
+    const int p = m_tree.nodes[static_cast<std::size_t>(n)].parent;
+    if (p < 0)
+        return {};
+    return createIndex(m_tree.nodes[static_cast<std::size_t>(p)].row, 0, quintptr(p));
 }
 
 int LayerTableModel::rowCount(const QModelIndex& parent) const {
-    if (parent.isValid() || !m_result)
+    if (!m_result)
         return 0;
-    return static_cast<int>(m_result->prediction.layers.size()) + 1;
+    if (!parent.isValid())
+        return static_cast<int>(m_tree.top.size()) + 1;
+    const int p = nodeOf(parent);
+    if (parent.column() != 0 || p < 0 || p >= static_cast<int>(m_tree.nodes.size()))
+        return 0;
+    return static_cast<int>(m_tree.nodes[static_cast<std::size_t>(p)].children.size());
 }
 
-int LayerTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
+int LayerTableModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
 }
 
 QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -122,45 +243,69 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
 }
 
 QVariant LayerTableModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
-        !m_result)
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_result)
         return {};
-    const int row = index.row();
-    const bool totals = row == static_cast<int>(m_result->prediction.layers.size());
+    const int n = nodeOf(index);
+    const bool totals = n == static_cast<int>(m_tree.nodes.size());
     if (role == IsTotalsRole)
         return totals;
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(Qt::Alignment(
             (isNumeric(index.column()) ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter));
-    if (role == ExportRole) {
-        if (totals)
-            return totalsData(index.column(), SortRole);
-        const auto& t = m_result->prediction.layers[static_cast<std::size_t>(row)];
-        switch (index.column()) {
-        case Name:
-            return layerData(row, Name, FullNameRole);
-        case Output:
-        case BoundBy:
-            return layerData(row, index.column(), Qt::DisplayRole);
-        case Bucket: // blank, as the table shows it, for layers without gradients
-            return t.bucket >= 0 ? QVariant(t.bucket) : QVariant(QString());
-        default:
-            return layerData(row, index.column(), SortRole);
-        }
-    }
-    if (totals) {
-        if (role == Qt::FontRole) {
+    if (totals || m_tree.nodes[static_cast<std::size_t>(n)].timing < 0) {
+        if (role == Qt::FontRole && totals) {
             QFont bold;
             bold.setBold(true);
             return bold;
         }
-        return totalsData(index.column(), role);
+        const int column = index.column();
+        if (role == ExportRole)
+            return column == Name
+                       ? sumsData(totals ? m_totals : m_sums[static_cast<std::size_t>(n)],
+                                  totals ? QString()
+                                         : m_tree.nodes[static_cast<std::size_t>(n)].label,
+                                  Name, Qt::DisplayRole, totals)
+                       : sumsData(totals ? m_totals : m_sums[static_cast<std::size_t>(n)], {},
+                                  column, SortRole, totals);
+        return totals
+                   ? sumsData(m_totals, {}, column, role, true)
+                   : sumsData(m_sums[static_cast<std::size_t>(n)],
+                              m_tree.nodes[static_cast<std::size_t>(n)].label, column, role, false);
     }
-    return layerData(row, index.column(), role);
+    const auto& node = m_tree.nodes[static_cast<std::size_t>(n)];
+    const LayerTiming& t = m_result->prediction.layers[static_cast<std::size_t>(node.timing)];
+    if (role == Qt::DisplayRole && index.column() == Name && node.parent >= 0) {
+        // Under its module, a layer reads without the module's name ("conv1" under
+        // "layer1.0"), as torchinfo writes it, unless that leaves a bare index ("0" of
+        // "features.0"); the tooltip has it whole.
+        const QString name = m_result->layerName(t.layer);
+        const QString& module = m_tree.nodes[static_cast<std::size_t>(node.parent)].label;
+        for (const QChar separator : {QLatin1Char('.'), QLatin1Char('/')})
+            if (name.size() > module.size() + 1 && name.startsWith(module + separator)) {
+                const QString rest = name.mid(module.size() + 1);
+                bool number = false;
+                rest.toInt(&number);
+                return number ? name : rest;
+            }
+        return name;
+    }
+    if (role == ExportRole) {
+        switch (index.column()) {
+        case Name:
+            return layerData(t, Name, FullNameRole);
+        case Output:
+        case BoundBy:
+            return layerData(t, index.column(), Qt::DisplayRole);
+        case Bucket: // blank, as the table shows it, for layers without gradients
+            return t.bucket >= 0 ? QVariant(t.bucket) : QVariant(QString());
+        default:
+            return layerData(t, index.column(), SortRole);
+        }
+    }
+    return layerData(t, index.column(), role);
 }
 
-QVariant LayerTableModel::layerData(int row, int column, int role) const {
-    const auto& t = m_result->prediction.layers[static_cast<std::size_t>(row)];
+QVariant LayerTableModel::layerData(const LayerTiming& t, int column, int role) const {
     const auto& net = m_result->network->network;
     const auto& analysis = m_result->network->analysis;
     if (role == LayerIndexRole)
@@ -174,14 +319,16 @@ QVariant LayerTableModel::layerData(int row, int column, int role) const {
     const auto macs = cost.macs * m_result->settings.batch;
     if (role == FullNameRole)
         return QString::fromStdString(layer.name);
+    if (role == IsModuleRole)
+        return false;
     if (role == Qt::DisplayRole) {
         switch (column) {
         case Name:
             return m_result->layerName(t.layer);
         case Type:
             return QString::fromLatin1(layerKindName(layer.kind));
-        case Output:
-            return QString::fromStdString(formatDims(cost.output));
+        case Output: // torchinfo's way: the batch first
+            return shapeWithBatch(cost.output, m_result->settings.batch);
         case Params:
             return cost.params ? formatCount(double(cost.params)) : QString();
         case Macs:
@@ -232,27 +379,44 @@ QVariant LayerTableModel::layerData(int row, int column, int role) const {
     return {};
 }
 
-QVariant LayerTableModel::totalsData(int column, int role) const {
+QVariant LayerTableModel::sumsData(const Sums& sums, const QString& label, int column, int role,
+                                   bool totals) const {
     if (role == LayerIndexRole)
         return qlonglong(-1);
+    if (role == IsModuleRole)
+        return !totals;
+    if (role == FullNameRole)
+        return label;
     const double iteration = m_result->prediction.iteration_ms;
-    const double share =
-        iteration > 0 ? (m_totals.forward_ms + m_totals.backward_ms) / iteration : 0;
-    const int count = static_cast<int>(m_result->prediction.layers.size());
+    const double share = iteration > 0 ? (sums.forward_ms + sums.backward_ms) / iteration : 0;
+    const int all = layerCount();
     if (role == Qt::DisplayRole) {
         switch (column) {
         case Name:
-            return count == 1 ? tr("Total (1 layer)") : tr("Total (%1 layers)").arg(count);
+            if (!totals)
+                return label;
+            if (m_totals_of)
+                return tr("Total of %1 shown (of %2)").arg(sums.layers).arg(all);
+            return all == 1 ? tr("Total (1 layer)") : tr("Total (%1 layers)").arg(all);
+        case Type:
+            return totals ? QString() : tr("%1 layers").arg(sums.layers);
+        case Output: {
+            // A module's output is its last layer's.
+            if (totals || sums.last_timing < 0)
+                return QString();
+            const auto& t = m_result->prediction.layers[static_cast<std::size_t>(sums.last_timing)];
+            return layerData(t, Output, Qt::DisplayRole);
+        }
         case Params:
-            return formatCount(double(m_totals.params));
+            return formatCount(double(sums.params));
         case Macs:
-            return formatCount(double(m_totals.macs));
+            return formatCount(double(sums.macs));
         case Forward:
-            return formatMs(m_totals.forward_ms);
+            return formatMs(sums.forward_ms);
         case Backward:
-            return formatMs(m_totals.backward_ms);
+            return formatMs(sums.backward_ms);
         case Gradient:
-            return formatBytes(m_totals.gradient_bytes);
+            return formatBytes(sums.gradient_bytes);
         case Share:
             return formatPercent(share);
         default:
@@ -262,26 +426,34 @@ QVariant LayerTableModel::totalsData(int column, int role) const {
     if (role == SortRole) {
         switch (column) {
         case Params:
-            return static_cast<qlonglong>(m_totals.params);
+            return static_cast<qlonglong>(sums.params);
         case Macs:
-            return static_cast<qlonglong>(m_totals.macs);
+            return static_cast<qlonglong>(sums.macs);
         case Forward:
-            return m_totals.forward_ms;
+            return sums.forward_ms;
         case Backward:
-            return m_totals.backward_ms;
+            return sums.backward_ms;
         case Gradient:
-            return static_cast<qlonglong>(m_totals.gradient_bytes);
+            return static_cast<qlonglong>(sums.gradient_bytes);
         case Share:
             return share;
         case Name:
-            return tr("Total");
+            return totals ? tr("Total") : label;
         default:
             return QString();
         }
     }
-    if (role == Qt::ToolTipRole)
-        return tr("Sums over all layers; the iteration also holds input copy, update and "
-                  "exposed communication, so the share may stay below 100 %");
+    if (role == Qt::ToolTipRole) {
+        if (totals)
+            return m_totals_of
+                       ? tr("Sums over the %1 layers the filter shows").arg(sums.layers)
+                       : tr("Sums over all layers; the iteration also holds the update, waits "
+                            "and exposed communication, so the share may stay below 100 %");
+        return tr("%1: %2 layers\nforward %3, backward %4\n%5 of the iteration")
+            .arg(label)
+            .arg(sums.layers)
+            .arg(formatMs(sums.forward_ms), formatMs(sums.backward_ms), formatPercent(share));
+    }
     return {};
 }
 
@@ -290,6 +462,40 @@ LayerFilterModel::LayerFilterModel(QObject* parent)
     setSortRole(LayerTableModel::SortRole);
     setFilterCaseSensitivity(Qt::CaseInsensitive);
     setFilterKeyColumn(-1);
+    // A module is shown when a layer in it matches, and all of it when its own name does.
+    setRecursiveFilteringEnabled(true);
+    setAutoAcceptChildRows(true);
+    connect(this, &QAbstractItemModel::modelReset, this, &LayerFilterModel::updateTotals);
+}
+
+void LayerFilterModel::setFilterText(const QString& text) {
+    setFilterFixedString(text);
+    updateTotals();
+}
+
+void LayerFilterModel::collect(const QModelIndex& parent, std::vector<long>& layers) const {
+    for (int r = 0; r < rowCount(parent); ++r) {
+        const QModelIndex i = index(r, 0, parent);
+        const long layer = static_cast<long>(i.data(LayerTableModel::LayerIndexRole).toLongLong());
+        if (layer >= 0)
+            layers.push_back(layer);
+        collect(i, layers);
+    }
+}
+
+void LayerFilterModel::updateTotals() {
+    auto* source = qobject_cast<LayerTableModel*>(sourceModel());
+    if (!source)
+        return;
+    if (filterRegularExpression().pattern().isEmpty()) {
+        m_shown = source->layerCount();
+        source->setTotalsOf(std::nullopt);
+        return;
+    }
+    std::vector<long> layers;
+    collect({}, layers);
+    m_shown = static_cast<int>(layers.size());
+    source->setTotalsOf(layers);
 }
 
 bool LayerFilterModel::filterAcceptsRow(int source_row, const QModelIndex& source_parent) const {

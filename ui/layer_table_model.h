@@ -1,16 +1,21 @@
-// The layer breakdown as a table: one row per layer with timing, plus a totals row that
-// stays last whatever the sort (LayerFilterModel). Adapts a PredictionResult; computes
-// no timings.
+// The layer breakdown as a tree, like torchinfo's summary: the network's modules
+// (layer_tree.h) with their subtotals, the layers under them, and a totals row that stays
+// last whatever the sort (LayerFilterModel) and sums only the layers the filter shows.
+// Adapts a PredictionResult; adds up its figures, computes no timings.
 #pragma once
 
+#include "layer_tree.h"
 #include "predictor.h"
 
-#include <QAbstractTableModel>
+#include <QAbstractItemModel>
 #include <QSortFilterProxyModel>
+
+#include <optional>
+#include <vector>
 
 namespace iterscope::ui {
 
-class LayerTableModel : public QAbstractTableModel {
+class LayerTableModel : public QAbstractItemModel {
     Q_OBJECT
   public:
     enum Column {
@@ -29,19 +34,28 @@ class LayerTableModel : public QAbstractTableModel {
     };
     enum Role {
         SortRole = Qt::UserRole + 1, // raw number (or text) to sort and export by
-        LayerIndexRole,              // index into Network::layers, -1 for the totals row
+        LayerIndexRole,              // index into Network::layers; -1 for modules and totals
         IsTotalsRole,
         ExportRole,   // CSV: raw numbers, shapes as text; header: a machine-readable key
         FullNameRole, // the layer's name as in the file (the Name column shows it shortened)
+        IsModuleRole,
     };
 
     explicit LayerTableModel(QObject* parent = nullptr);
 
     void setResult(ResultPtr result);
     const ResultPtr& result() const { return m_result; }
-    // Row of a layer index (Network::layers), -1 if it has no row.
-    int rowForLayer(long layer) const;
+    // Whether the layers sit in modules (rows with children).
+    bool hasModules() const { return m_tree.hasModules(); }
+    int layerCount() const { return static_cast<int>(m_tree.node_of_timing.size()); }
+    // The row of a layer (an index into Network::layers); invalid if it has none.
+    QModelIndex indexForLayer(long layer) const;
+    // Sums the totals row over these layers only (indices into Network::layers), as the
+    // filter shows them; nullopt: over every layer.
+    void setTotalsOf(const std::optional<std::vector<long>>& layers);
 
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -49,26 +63,46 @@ class LayerTableModel : public QAbstractTableModel {
                         int role = Qt::DisplayRole) const override;
 
   private:
-    QVariant layerData(int row, int column, int role) const;
-    QVariant totalsData(int column, int role) const;
-
-    struct Totals {
+    struct Sums {
         int64_t params = 0, macs = 0, gradient_bytes = 0;
         double forward_ms = 0, backward_ms = 0;
+        int layers = 0;
+        int last_timing = -1; // the module's last layer, whose output is the module's
     };
+    int nodeOf(const QModelIndex& index) const;
+    QVariant layerData(const LayerTiming& t, int column, int role) const;
+    QVariant sumsData(const Sums& sums, const QString& label, int column, int role,
+                      bool totals) const;
+    void addUp();
+    void emitChanged(const QModelIndex& parent, const std::vector<int>& children);
+
     ResultPtr m_result;
-    Totals m_totals;
+    LayerTree m_tree;
+    std::vector<Sums> m_sums; // parallel to m_tree.nodes
+    Sums m_totals;
+    std::optional<std::vector<long>> m_totals_of;
 };
 
-// Sorts by SortRole, filters by name or type (case-insensitive), keeps totals last.
+// Sorts by SortRole within each module, filters by name, type or bound (case-insensitive,
+// a module with its layers), keeps totals last and has them sum what it shows.
 class LayerFilterModel : public QSortFilterProxyModel {
     Q_OBJECT
   public:
     explicit LayerFilterModel(QObject* parent = nullptr);
 
+    void setFilterText(const QString& text);
+    // Layers (not modules) shown by the filter; every layer without one.
+    int shownLayers() const { return m_shown; }
+
   protected:
     bool filterAcceptsRow(int source_row, const QModelIndex& source_parent) const override;
     bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+
+  private:
+    void updateTotals();
+    void collect(const QModelIndex& parent, std::vector<long>& layers) const;
+
+    int m_shown = 0;
 };
 
 } // namespace iterscope::ui

@@ -20,6 +20,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QScreen>
 #include <QSettings>
@@ -28,6 +29,7 @@
 #include <QStyleFactory>
 #include <QTreeView>
 
+#include <algorithm>
 #include <cstdio>
 
 // Resources of a static library are registered by hand, outside any namespace.
@@ -114,6 +116,8 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
             [this](quint64, const ScenarioSettings& s, const QString& e) { onFailed(s, e); });
     connect(m_predictor, &Predictor::busyChanged, this, &MainWindow::onBusyChanged);
     connect(m_panel, &ScenarioPanel::settingsChanged, this, &MainWindow::onPanelChanged);
+    connect(m_panel, &ScenarioPanel::refused, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 6000); });
     connect(m_history, &ScenarioHistory::apply, this, &MainWindow::showSettings);
     connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openFile);
 
@@ -141,12 +145,14 @@ void MainWindow::setScenario(const ScenarioSettings& settings) {
 }
 
 void MainWindow::onPanelChanged(const ScenarioSettings& settings) {
+    m_pending.reset(); // a session being opened gives way to what the user does now
     m_history->record(m_current, settings, m_panel->activeDrag());
     m_current = settings;
     requestCurrent();
 }
 
 void MainWindow::showSettings(const ScenarioSettings& settings) {
+    m_pending.reset(); // a session being opened gives way to what is asked now
     m_current = settings;
     m_has_current = true;
     m_panel->setSettings(settings);
@@ -158,15 +164,33 @@ void MainWindow::requestCurrent() {
 }
 
 void MainWindow::onFinished(ResultPtr result) {
+    if (m_pending && result->settings == m_pending->session.current)
+        finishSession(); // shows the session's choices, which this result answers
     const bool new_network = !m_result || m_result->network != result->network;
     m_result = result;
+    // The charts first when the curves came with the prediction: their scene's repaint is
+    // queued, and queued before the other views' it joins their paint instead of making
+    // another.
+    if (!result->curves.by_gpus.empty() || !result->curves.by_batch.empty())
+        m_charts->setResult(result);
     m_last_good = result->settings;
     m_has_good = true;
     if (!m_opening.isEmpty() && result->settings.network == m_opening) {
         m_recent->add(m_opening); // only files that opened go on the list
         m_opening.clear();
     }
+    if (new_network && !m_keep_filter && !m_filter->text().isEmpty()) {
+        // A filter typed for the last network's names rarely means anything in this one.
+        statusBar()->showMessage(
+            tr("Layer filter \"%1\" cleared for the new network").arg(m_filter->text()), 6000);
+        m_filter->clear();
+    }
+    m_keep_filter = false;
+    if (new_network)
+        m_timeline->setSelectedLayer(-1); // an index into the last network's layers
     m_model->setResult(result);
+    if (new_network && !m_filter->text().isEmpty())
+        m_table->expandAll(); // what a kept filter matches may sit deep in a module
     // Once, and for each new network (its names need another width); never per slider
     // step, which would scan every row of the table.
     if (!m_columns_sized || new_network) {
@@ -175,7 +199,10 @@ void MainWindow::onFinished(ResultPtr result) {
         // Whether hybrid applies depends on the network's layers, known once it loaded.
         m_panel->updateAvailability();
     }
+    const qsizetype rows = m_timeline->rowLabels().size();
     m_timeline->setResult(result);
+    if (m_timeline->rowLabels().size() != rows)
+        fitTimelineHeight();
     m_layer_chart->setResult(result);
     m_summary->setResult(result);
     m_plan->setScenario(result->settings);
@@ -188,6 +215,21 @@ void MainWindow::onFinished(ResultPtr result) {
 
 void MainWindow::onFailed(const ScenarioSettings& settings, const QString& error) {
     m_last_error = error;
+    if (m_pending && settings == m_pending->session.current) {
+        if (m_predictor->cache().hasNetwork(settings.network, settings.image)) {
+            // The network opened and the model refuses the scenario: the session is shown
+            // as it is, and the summary says why nothing is computed.
+            finishSession();
+        } else {
+            // Its network did not open: nothing of the session was shown, and the window
+            // keeps what it had until the user says what to do.
+            m_waiting = std::move(m_pending);
+            m_pending.reset();
+            askAboutNetwork(m_waiting->session.current.network,
+                            withoutPath(error, settings.network));
+            return;
+        }
+    }
     if (!m_opening.isEmpty() && settings.network == m_opening) {
         m_recent->remove(m_opening);
         m_opening.clear();
@@ -251,19 +293,34 @@ bool MainWindow::waitForResult(int timeout_ms) {
 
 void MainWindow::showBanner(const QString& text, const QString& details) {
     m_last_error = text;
-    m_banner->setText(text);
-    m_banner->setToolTip(details);
-    m_banner->show();
+    m_banner->showMessage(text, details);
     statusBar()->showMessage(text, 8000);
 }
 
 void MainWindow::updateTitle() {
     QString title = QStringLiteral("Iterscope");
     if (m_result)
-        title = QStringLiteral("%1 — %2").arg(m_result->settings.label(), title);
+        title = QStringLiteral("%1 — %2").arg(labelText(m_result->label), title);
     if (!m_session_path.isEmpty())
         title = QStringLiteral("%1 [%2]").arg(title, QFileInfo(m_session_path).fileName());
+    else if (!m_session_origin.isEmpty())
+        title = tr("%1 [from %2, not saved]").arg(title, QFileInfo(m_session_origin).fileName());
     setWindowTitle(title);
+}
+
+void MainWindow::fitTimelineHeight() {
+    // Until the user drags the splitter, the timeline gets the height its rows read at (a
+    // four-stage pipeline's twelve rows, say), up to half of the views', so a pipeline
+    // needs no dragging to be read at 1280×720.
+    if (m_timeline_sized_by_user || !m_vertical->isVisible())
+        return;
+    const QList<int> sizes = m_vertical->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    QWidget* box = m_vertical->widget(1);
+    const int chrome = box->sizeHint().height() - m_timeline->sizeHint().height();
+    const int wanted = std::clamp(m_timeline->sizeHint().height() + chrome,
+                                  box->minimumSizeHint().height(), total / 2);
+    m_vertical->setSizes({total - wanted, wanted});
 }
 
 void MainWindow::showForScreen() {
@@ -282,7 +339,8 @@ void MainWindow::restoreWindowState() {
     m_geometry_restored = restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     m_last_dir = settings.value(QStringLiteral("lastDirectory")).toString();
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
-    m_vertical->restoreState(settings.value(QStringLiteral("verticalSplitter")).toByteArray());
+    m_timeline_sized_by_user =
+        m_vertical->restoreState(settings.value(QStringLiteral("verticalSplitter")).toByteArray());
     m_horizontal->restoreState(settings.value(QStringLiteral("horizontalSplitter")).toByteArray());
     const QByteArray columns = settings.value(QStringLiteral("layerColumns")).toByteArray();
     if (!columns.isEmpty() && m_table->header()->restoreState(columns))

@@ -9,11 +9,14 @@
 //   main_window_files.cpp    networks and sessions in and out, recent files, exports
 #pragma once
 
+#include "banner.h"
 #include "predictor.h"
-#include "scenario_settings.h"
+#include "session.h"
 
 #include <QMainWindow>
 #include <QTimer>
+
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -24,6 +27,7 @@ class QMenu;
 class QProgressBar;
 class QSplitter;
 class QTabWidget;
+class QToolButton;
 class QTreeView;
 QT_END_NAMESPACE
 
@@ -77,10 +81,27 @@ class MainWindow : public QMainWindow {
     // A network or a session, told apart by content, so a session saved without its
     // suffix still opens. Failures go to the error banner (and lastError()).
     void openFile(const QString& path);
+    // False (and `error`) when the file is not a session. A session is shown once its
+    // network has opened, so one that does not open leaves the window as it was; where its
+    // network is missing or broken, the banner offers to locate it or to open the session
+    // without it (waitingSession()). Only a session that opened whole is the one Save
+    // writes back to.
     bool openSession(const QString& path, QString* error);
     bool saveSessionTo(const QString& path, QString* error);
     Session session() const;
+    // Shows a session that is no file's (the last one, from QSettings).
     void applySession(const Session& session);
+    // The session file the window is, which Save overwrites; empty when none (also after a
+    // session opened without its network, so that it is never overwritten).
+    QString sessionPath() const { return m_session_path; }
+    // The session file waiting for the user's choice about its network, if any.
+    QString waitingSession() const { return m_waiting ? m_waiting->path : QString(); }
+    // The waiting session's network is at `file` (what Locate chose): opens it with it.
+    void locateWaitingNetwork(const QString& file);
+    // Opens the waiting session with the window's network for its missing one, and without
+    // the pins that need it; Save then asks for a name.
+    void openWaitingWithoutNetwork();
+    Banner* banner() const { return m_banner; }
     // What File › Export › <view> writes once a file is chosen: the view as it is on
     // screen (brought up to date when on a hidden tab, without switching to it), with the
     // scenario as caption for charts. False with a message naming the file on failure.
@@ -130,6 +151,7 @@ class MainWindow : public QMainWindow {
     void onBusyChanged(bool busy);
     void showBanner(const QString& text, const QString& details = {});
     void updateTitle();
+    void fitTimelineHeight();
     void saveWindowState() const;
     void restoreWindowState();
     // main_window_layout.cpp
@@ -139,6 +161,7 @@ class MainWindow : public QMainWindow {
     // all: every column to its contents (first result); else the name column only.
     void sizeLayerColumns(bool all);
     void updateLayerCount();
+    void showNetworkOrder();
     void syncTableSelection(long layer);
     // main_window_actions.cpp
     void createActions();
@@ -146,6 +169,18 @@ class MainWindow : public QMainWindow {
     void about();
     // main_window_files.cpp
     void askOpenFile();
+    struct SessionFile {
+        QString path;
+        Session session;
+    };
+    // Asks the predictor for the session's scenario; finishSession() shows it all once that
+    // is answered.
+    void startSession(const QString& path, const Session& session);
+    void finishSession();
+    // The banner for a session whose network `network` cannot be used: `why`.
+    void askAboutNetwork(const QString& network, const QString& why);
+    // Pins of a session, recomputed; false when one could not be (left out, with a banner).
+    bool applyPins(const QList<ScenarioSettings>& pins);
     void rememberDirectory(const QString& path); // where the next dialog starts
     QString inLastDirectory(const QString& name) const;
     void saveSession(bool ask);
@@ -166,6 +201,8 @@ class MainWindow : public QMainWindow {
     QTreeView* m_table = nullptr;
     QLineEdit* m_filter = nullptr;
     QLabel* m_layer_count = nullptr;
+    QToolButton* m_network_order = nullptr;
+    bool m_keep_filter = false; // the next new network keeps the filter (a session's own)
     TimelineView* m_timeline = nullptr;
     ScalingChartsView* m_charts = nullptr;
     LayerChartView* m_layer_chart = nullptr;
@@ -173,7 +210,7 @@ class MainWindow : public QMainWindow {
     QTabWidget* m_view_tabs = nullptr;
     QSplitter* m_vertical = nullptr;
     QSplitter* m_horizontal = nullptr;
-    QLabel* m_banner = nullptr;
+    Banner* m_banner = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_status = nullptr;
     QAction* m_dark_action = nullptr;
@@ -184,10 +221,15 @@ class MainWindow : public QMainWindow {
     ScenarioSettings m_last_good; // the newest settings that gave a result
     bool m_has_good = false;
     bool m_columns_sized = false;
+    bool m_timeline_sized_by_user = false; // the user dragged the splitter above it
     bool m_geometry_restored = false;
     QString m_opening; // a network file asked for, added to recent files once it opens
     QString m_session_path;
-    QString m_last_dir; // the folder of the last file opened or saved by dialog
+    // A session opened without its network: what Save suggests a new name after.
+    QString m_session_origin;
+    std::optional<SessionFile> m_pending; // asked for, not yet answered
+    std::optional<SessionFile> m_waiting; // its network missing: waits for the user
+    QString m_last_dir;                   // the folder of the last file opened or saved by dialog
     QString m_last_error;
     QPalette m_default_palette;
 };

@@ -118,7 +118,7 @@ void MainWindow::createActions() {
     view->addSeparator();
     view->addAction(tr("&Pin Scenario"), QKeySequence(tr("Ctrl+P")), this, [this] {
         if (m_charts->pinCurrent())
-            statusBar()->showMessage(tr("Pinned: %1").arg(m_result->settings.label()), 4000);
+            statusBar()->showMessage(tr("Pinned: %1").arg(labelText(m_result->label)), 4000);
     });
     view->addAction(tr("&Clear Pins"), QKeySequence(tr("Ctrl+Shift+P")), m_charts,
                     &ScalingChartsView::clearPins);

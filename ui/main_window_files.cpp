@@ -3,8 +3,6 @@
 // dialog gives the file the chosen type's suffix, and open tells a session by its content.
 #include "main_window.h"
 
-#include "plan_view.h"
-
 #include "charts.h"
 #include "exporters.h"
 #include "file_dialogs.h"
@@ -12,6 +10,7 @@
 #include "layer_table_model.h"
 #include "plan_view.h"
 #include "recent_files.h"
+#include "scenario_history.h"
 #include "scenario_panel.h"
 
 #include <QApplication>
@@ -32,6 +31,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include <algorithm>
 #include <memory>
 
 namespace iterscope::ui {
@@ -110,6 +110,8 @@ void MainWindow::openFile(const QString& path) {
         }
         return;
     }
+    m_pending.reset();
+    m_waiting.reset();
     const QString suffix = QFileInfo(absolute).suffix().toLower();
     if (!networkFileSuffixes().contains(suffix)) {
         m_recent->remove(absolute);
@@ -128,22 +130,33 @@ Session MainWindow::session() const {
     for (const auto& pin : m_charts->pins())
         s.pinned.append(pin.settings);
     s.layer_filter = m_filter->text();
+    s.plan = m_plan->choices();
     return s;
 }
 
-void MainWindow::applySession(const Session& session) {
+bool MainWindow::applyPins(const QList<ScenarioSettings>& pinned) {
     // Pinned curves are recomputed: a session stores choices, never results.
     QList<PinnedCurves> pins;
-    for (const auto& pin : session.pinned) {
+    bool all = true;
+    for (const auto& pin : pinned) {
         try {
-            pins.append({pin, computeResult(pin, m_predictor->cache())->curves});
+            const ResultPtr result = computeResult(pin, m_predictor->cache());
+            pins.append({pin, result->curves, result->label});
         } catch (const std::exception& e) {
+            all = false;
             showBanner(tr("Pinned scenario %1 left out: %2")
                            .arg(pin.label(), QString::fromStdString(e.what())));
         }
     }
     m_charts->setPins(pins);
+    return all;
+}
+
+void MainWindow::applySession(const Session& session) {
+    applyPins(session.pinned);
+    m_keep_filter = true; // the session's filter is for its network
     m_filter->setText(session.layer_filter);
+    m_plan->setChoices(session.plan);
     setScenario(session.current);
 }
 
@@ -151,18 +164,124 @@ bool MainWindow::openSession(const QString& path, QString* error) {
     auto session = loadSession(path, error);
     if (!session)
         return false;
-    m_banner->hide();
-    applySession(*session);
-    m_session_path = path;
-    m_recent->add(path);
-    updateTitle();
+    m_waiting.reset();
+    const QStringList missing = session->missingNetworkFiles();
+    if (!missing.isEmpty()) {
+        m_waiting = SessionFile{path, *session};
+        askAboutNetwork(missing.first(),
+                        tr("it is no longer in %1").arg(QFileInfo(missing.first()).absolutePath()));
+        return true;
+    }
+    startSession(path, *session);
     return true;
+}
+
+void MainWindow::startSession(const QString& path, const Session& session) {
+    m_banner->hide();
+    m_last_error.clear();
+    m_pending = SessionFile{path, session};
+    // Nothing changes on screen until the scenario is computed (finishSession), so a
+    // session that does not open leaves the window as it was.
+    m_predictor->request(session.current);
+}
+
+void MainWindow::finishSession() {
+    const SessionFile file = std::move(*m_pending);
+    m_pending.reset();
+    const Session& s = file.session;
+    if (m_has_current)
+        m_history->record(m_current, s.current);
+    m_current = s.current;
+    m_has_current = true;
+    m_panel->setSettings(s.current);
+    m_keep_filter = true; // the session's filter is for its network
+    m_filter->setText(s.layer_filter);
+    m_plan->setChoices(s.plan);
+    const bool whole = applyPins(s.pinned);
+    m_recent->add(file.path);
+    // Only a session shown whole is the window's file: Save must never write back one that
+    // lost a pin.
+    m_session_path = whole ? file.path : QString();
+    m_session_origin = whole ? QString() : file.path;
+    updateTitle();
+}
+
+void MainWindow::askAboutNetwork(const QString& network, const QString& why) {
+    const QString session = QFileInfo(m_waiting->path).fileName();
+    const QString name = QFileInfo(network).fileName();
+    m_last_error = tr("Session %1 needs %2, which does not open: %3").arg(session, name, why);
+    m_banner->showMessage(
+        tr("<b>%1</b> needs <b>%2</b>, which does not open: %3. The window and the session "
+           "file stay as they are until you choose.")
+            .arg(session.toHtmlEscaped(), name.toHtmlEscaped(), why.toHtmlEscaped()),
+        network,
+        {{tr("&Locate %1…").arg(name),
+          [this, network, name] {
+              const QString start = QDir(QFileInfo(m_waiting->path).absolutePath()).filePath(name);
+              const QString file = QFileDialog::getOpenFileName(
+                  this, tr("Locate %1").arg(name), start,
+                  tr("Networks (*.onnx *.prototxt *.json);;All files (*)"));
+              if (file.isEmpty())
+                  askAboutNetwork(network, tr("not located"));
+              else
+                  locateWaitingNetwork(file);
+          }},
+         {tr("Open &without it"), [this] { openWaitingWithoutNetwork(); }}});
+    statusBar()->showMessage(m_last_error, 8000);
+}
+
+void MainWindow::locateWaitingNetwork(const QString& file) {
+    if (!m_waiting)
+        return;
+    SessionFile waiting = std::move(*m_waiting);
+    m_waiting.reset();
+    const QStringList missing = waiting.session.missingNetworkFiles();
+    const QString broken = missing.isEmpty() ? waiting.session.current.network : missing.first();
+    waiting.session.replaceNetwork(broken, QFileInfo(file).absoluteFilePath());
+    if (const QStringList still = waiting.session.missingNetworkFiles(); !still.isEmpty()) {
+        m_waiting = std::move(waiting);
+        askAboutNetwork(still.first(),
+                        tr("it is no longer in %1").arg(QFileInfo(still.first()).absolutePath()));
+        return;
+    }
+    startSession(waiting.path, waiting.session);
+}
+
+void MainWindow::openWaitingWithoutNetwork() {
+    if (!m_waiting)
+        return;
+    SessionFile waiting = std::move(*m_waiting);
+    m_waiting.reset();
+    Session& s = waiting.session;
+    QStringList unusable = s.missingNetworkFiles();
+    if (unusable.isEmpty())
+        unusable.append(s.current.network); // present, but does not open
+    const QString instead = m_has_good ? m_last_good.network : ScenarioSettings{}.network;
+    if (unusable.contains(s.current.network))
+        s.current.network = instead;
+    s.pinned.erase(
+        std::remove_if(s.pinned.begin(), s.pinned.end(),
+                       [&](const ScenarioSettings& p) { return unusable.contains(p.network); }),
+        s.pinned.end());
+    m_banner->hide();
+    applySession(s);
+    // Not the file's contents any more: Save asks for a name rather than overwrite it.
+    m_session_path.clear();
+    m_session_origin = waiting.path;
+    m_recent->add(waiting.path);
+    updateTitle();
+    statusBar()->showMessage(
+        tr("Opened %1 without %2; Save asks for a new name, so the file "
+           "stays as it was")
+            .arg(QFileInfo(waiting.path).fileName(), QFileInfo(unusable.first()).fileName()),
+        8000);
 }
 
 bool MainWindow::saveSessionTo(const QString& path, QString* error) {
     if (!iterscope::ui::saveSession(path, session(), error))
         return false;
     m_session_path = path;
+    m_session_origin.clear();
     m_recent->add(path);
     updateTitle();
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
@@ -172,8 +291,15 @@ bool MainWindow::saveSessionTo(const QString& path, QString* error) {
 void MainWindow::saveSession(bool ask) {
     QString path = m_session_path;
     if (ask || path.isEmpty()) {
-        const QString suggested =
-            path.isEmpty() ? QStringLiteral("scenario.%1").arg(kSessionSuffix) : path;
+        QString suggested = path;
+        if (suggested.isEmpty() && !m_session_origin.isEmpty()) {
+            // Beside the session it came from, never over it.
+            const QFileInfo origin(m_session_origin);
+            suggested = origin.dir().filePath(
+                QStringLiteral("%1-2.%2").arg(origin.completeBaseName(), kSessionSuffix));
+        }
+        if (suggested.isEmpty())
+            suggested = QStringLiteral("scenario.%1").arg(kSessionSuffix);
         path =
             askSaveFileName(this, tr("Save session"), inLastDirectory(suggested), sessionFilters());
         if (path.isEmpty())
@@ -252,18 +378,37 @@ bool MainWindow::exportViewTo(QWidget* view, const QString& path, QString* error
         m_view_tabs->setCurrentWidget(plan_page);
         QCoreApplication::processEvents();
     }
+    // A chart in a report has its title, however small the window made it.
+    auto* scaling = qobject_cast<ScalingChartsView*>(view);
+    auto* layers = qobject_cast<LayerChartView*>(view);
+    if (scaling)
+        scaling->setTitlesForced(true);
+    if (layers)
+        layers->setTitlesForced(true);
+    if (scaling || layers)
+        QCoreApplication::processEvents(); // the charts make room for their titles
     const auto restore = qScopeGuard([&] {
+        if (scaling)
+            scaling->setTitlesForced(false);
+        if (layers)
+            layers->setTitlesForced(false);
         if (swap)
             m_view_tabs->setCurrentWidget(shown);
     });
     ExportOptions options;
-    options.title = m_result ? m_result->settings.label() : QString();
+    options.title = m_result ? labelText(m_result->label) : QString();
     // A chart in a report names its scenario; the window has it in its title already.
     // The window is a picture even in SVG and PDF (ExportOptions::vector says why).
     if (view != this)
         options.caption = options.title;
     options.vector = view != this;
-    return exportWidget(view, path, error, options);
+    QWidget* target = view;
+    if (view == m_plan) {
+        // The chart alone: a report has no use for the tab's spin boxes.
+        target = m_plan->exportTarget();
+        options.caption = m_plan->exportCaption();
+    }
+    return exportWidget(target, path, error, options);
 }
 
 void MainWindow::exportCsvFile() {

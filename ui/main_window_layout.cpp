@@ -27,6 +27,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -43,11 +44,11 @@ static_assert(std::size(kVisualOrder) == LayerTableModel::ColumnCount);
 
 // The Layer column takes what the times and the share leave of a narrow table, but no
 // less than this; longer names elide in the middle (and show whole in the tooltip).
-constexpr int kMinNameWidth = 120;
+constexpr int kMinNameWidth = 150; // "Total (516 layers)" in bold
 } // namespace
 
 void MainWindow::createViews() {
-    m_dock = new QDockWidget(tr("Scenario and prediction"), this);
+    m_dock = new QDockWidget(tr("Scenario"), this);
     m_dock->setObjectName(QStringLiteral("scenarioDock"));
     // Closable: on a small screen the table and charts can have the whole width
     // (View › Scenario Panel, F9, brings it back).
@@ -83,7 +84,13 @@ void MainWindow::createViews() {
 
     m_horizontal = new QSplitter(Qt::Horizontal);
     m_horizontal->setObjectName(QStringLiteral("horizontalSplitter"));
-    m_horizontal->addWidget(createLayerTable());
+    QWidget* table = createLayerTable();
+    m_horizontal->addWidget(table);
+    // The plan is about the run, not about layers: while its tab shows it takes the table's
+    // width too, so that at 1280×720 its inputs sit beside the chart and nothing scrolls.
+    connect(m_view_tabs, &QTabWidget::currentChanged, this, [this, table, plan_page] {
+        table->setVisible(m_view_tabs->currentWidget() != plan_page);
+    });
     m_horizontal->addWidget(m_view_tabs);
     m_horizontal->setStretchFactor(0, 3);
     m_horizontal->setStretchFactor(1, 2);
@@ -98,20 +105,28 @@ void MainWindow::createViews() {
     timeline_layout->setContentsMargins(4, 4, 4, 4);
     timeline_layout->addWidget(m_timeline);
     m_vertical->addWidget(timeline_box);
+    // A taller window gives most of its extra height to the table and charts: the
+    // timeline is sized to its rows (MainWindow::fitTimelineHeight).
     m_vertical->setStretchFactor(0, 3);
-    m_vertical->setStretchFactor(1, 2);
+    m_vertical->setStretchFactor(1, 1);
+    connect(m_vertical, &QSplitter::splitterMoved, this,
+            [this] { m_timeline_sized_by_user = true; });
 
     auto* central = new QWidget;
     auto* central_layout = new QVBoxLayout(central);
     central_layout->setContentsMargins(4, 4, 4, 4);
-    m_banner = new QLabel(central);
-    m_banner->setObjectName(QStringLiteral("errorBanner"));
-    m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #f8d7da; color: #58151c; "
-                                           "padding: 6px; border-radius: 3px; }"));
-    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->hide();
+    m_banner = new Banner(central);
     central_layout->addWidget(m_banner);
+    // The answer above the views, beside the questions rather than under them: at 1280×720
+    // the scenario column holds every control in view, and the figures stay in sight of
+    // the control that changes them.
+    auto* summary_box = new QGroupBox(tr("Prediction"), central);
+    summary_box->setObjectName(QStringLiteral("summaryBox"));
+    m_summary = new SummaryPanel(summary_box);
+    auto* summary_layout = new QVBoxLayout(summary_box);
+    summary_layout->setContentsMargins(6, 2, 6, 4);
+    summary_layout->addWidget(m_summary);
+    central_layout->addWidget(summary_box);
     central_layout->addWidget(m_vertical, 1);
     setCentralWidget(central);
 
@@ -144,18 +159,12 @@ int MainWindow::addViewTab(QWidget* view, const QString& title, const QString& t
 }
 
 QWidget* MainWindow::createSidePanel() {
-    // The answer on top, the questions below it; the whole column scrolls when the screen
-    // is short.
+    // The questions; the column scrolls when the screen is shorter still.
     auto* side = new QWidget;
     auto* side_layout = new QVBoxLayout(side);
-    auto* summary_box = new QGroupBox(tr("Prediction"), side);
-    m_summary = new SummaryPanel(summary_box);
-    (new QVBoxLayout(summary_box))->addWidget(m_summary);
-    auto* scenario_box = new QGroupBox(tr("Scenario"), side);
-    m_panel = new ScenarioPanel(m_predictor->cache(), scenario_box);
-    (new QVBoxLayout(scenario_box))->addWidget(m_panel);
-    side_layout->addWidget(summary_box);
-    side_layout->addWidget(scenario_box);
+    side_layout->setContentsMargins(6, 2, 4, 4);
+    m_panel = new ScenarioPanel(m_predictor->cache(), side);
+    side_layout->addWidget(m_panel);
     side_layout->addStretch();
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("scenarioScroll"));
@@ -185,11 +194,19 @@ QWidget* MainWindow::createLayerTable() {
     m_filter->setToolTip(tr("Shows the layers whose name, type or bound contains this text"));
     m_layer_count = new QLabel(box);
     m_layer_count->setObjectName(QStringLiteral("layerCount"));
+    // Sorting by a column is a click on its header; this is the way back.
+    m_network_order = new QToolButton(box);
+    m_network_order->setObjectName(QStringLiteral("networkOrder"));
+    m_network_order->setText(tr("Network order"));
+    m_network_order->setToolTip(tr("Show the layers in the order the network runs them again, "
+                                   "not sorted by a column"));
+    m_network_order->setEnabled(false);
     filter_row->addWidget(m_filter, 1);
     filter_row->addWidget(m_layer_count);
+    filter_row->addWidget(m_network_order);
     m_table = new QTreeView(box);
     m_table->setObjectName(QStringLiteral("layerTable"));
-    m_table->setRootIsDecorated(false);
+    m_table->setRootIsDecorated(false); // until a network with modules comes
     m_table->setUniformRowHeights(true);
     m_table->setAlternatingRowColors(true);
     m_table->setSortingEnabled(true);
@@ -220,14 +237,25 @@ QWidget* MainWindow::createLayerTable() {
             toggle->setCheckable(true);
             toggle->setChecked(!header->isSectionHidden(column));
         }
+        menu.addSeparator();
+        menu.addAction(tr("Network order"), this, &MainWindow::showNetworkOrder)
+            ->setEnabled(header->sortIndicatorSection() >= 0);
         menu.exec(header->mapToGlobal(pos));
     });
+    connect(header, &QHeaderView::sortIndicatorChanged, this,
+            [this](int section) { m_network_order->setEnabled(section >= 0); });
+    connect(m_network_order, &QToolButton::clicked, this, &MainWindow::showNetworkOrder);
     // Always show the scroll bar, otherwise the columns jump when filtering.
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
     layout->addLayout(filter_row);
     layout->addWidget(m_table);
-    connect(m_filter, &QLineEdit::textChanged, m_proxy,
-            &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterText(text);
+        // What matches may sit deep in a module: the filter opens them all.
+        if (!text.isEmpty())
+            m_table->expandAll();
+        updateLayerCount();
+    });
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &MainWindow::updateLayerCount);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateLayerCount);
     connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &MainWindow::updateLayerCount);
@@ -244,9 +272,10 @@ void MainWindow::sizeLayerColumns(bool all) {
         m_table->resizeColumnToContents(LayerTableModel::Name); // keeps widths set by hand
     }
     // Numbers get their header's or their content's width, the name what is left beside
-    // Forward, Backward and Share, so a narrow table still shows those four.
+    // Forward, Backward, Share and Bound by, so a narrow table still shows those five.
     int numbers = 0;
-    for (int c : {LayerTableModel::Forward, LayerTableModel::Backward, LayerTableModel::Share})
+    for (int c : {LayerTableModel::Forward, LayerTableModel::Backward, LayerTableModel::Share,
+                  LayerTableModel::BoundBy})
         numbers += m_table->columnWidth(c);
     const int cap = std::max(kMinNameWidth, m_table->viewport()->width() - numbers);
     if (m_table->columnWidth(LayerTableModel::Name) > cap)
@@ -254,23 +283,30 @@ void MainWindow::sizeLayerColumns(bool all) {
 }
 
 void MainWindow::updateLayerCount() {
-    // The proxy keeps the totals row whatever the filter.
-    const int total = std::max(0, m_model->rowCount() - 1);
-    const int shown = std::max(0, m_proxy->rowCount() - 1);
+    const int total = m_model->layerCount();
     const QString layers = total == 1 ? tr("1 layer") : tr("%1 layers").arg(total);
-    m_layer_count->setText(m_filter->text().isEmpty() ? layers
-                                                      : tr("%1 of %2").arg(shown).arg(layers));
+    m_layer_count->setText(m_filter->text().isEmpty()
+                               ? layers
+                               : tr("%1 of %2").arg(m_proxy->shownLayers()).arg(layers));
+    m_table->setRootIsDecorated(m_model->hasModules());
+}
+
+void MainWindow::showNetworkOrder() {
+    m_table->sortByColumn(-1, Qt::AscendingOrder);
+    m_table->header()->setSortIndicator(-1, Qt::AscendingOrder);
 }
 
 void MainWindow::syncTableSelection(long layer) {
-    const int row = m_model->rowForLayer(layer);
-    if (row < 0) {
+    const QModelIndex source = m_model->indexForLayer(layer);
+    if (!source.isValid()) {
         m_table->selectionModel()->clearSelection();
         return;
     }
-    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    const QModelIndex index = m_proxy->mapFromSource(source);
     if (!index.isValid())
         return; // filtered out
+    for (QModelIndex up = index.parent(); up.isValid(); up = up.parent())
+        m_table->expand(up);
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
                                                           QItemSelectionModel::Rows);
     m_table->scrollTo(index);

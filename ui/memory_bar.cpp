@@ -4,6 +4,7 @@
 
 #include "model/prediction.h"
 
+#include <QEvent>
 #include <QPainter>
 
 #include <algorithm>
@@ -13,6 +14,7 @@ namespace iterscope::ui {
 namespace {
 constexpr int kBarHeight = 10;
 constexpr int kGap = 3;
+constexpr int kLegendLines = 2; // six names in the narrowest column
 
 // Model state in blues and greens, per-sample memory in warm hues, the rest grey: what
 // sharding shrinks and what the batch grows read apart at a glance.
@@ -28,34 +30,48 @@ MemoryBar::MemoryBar(QWidget* parent)
     : QWidget(parent) {
     setObjectName(QStringLiteral("memoryBar"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setMemory(nullptr, 0);
 }
 
 QSize MemoryBar::sizeHint() const {
-    return {200, kBarHeight + kGap + fontMetrics().height()};
+    return {200, kBarHeight + kGap + kLegendLines * fontMetrics().height()};
 }
 
 QSize MemoryBar::minimumSizeHint() const {
     return {60, sizeHint().height()};
 }
 
+void MemoryBar::setFaded(bool faded) {
+    if (faded == m_faded)
+        return;
+    m_faded = faded;
+    update();
+}
+
 void MemoryBar::setMemory(const Prediction* p, int64_t capacity_bytes) {
-    m_parts.clear();
     m_capacity = std::max<int64_t>(0, capacity_bytes);
-    m_total = 0;
-    if (p) {
-        m_parts = {{tr("weights"), p->weights_bytes, kWeights},
-                   {tr("gradients"), p->gradients_bytes, kGradients},
-                   {tr("optimizer"), p->optimizer_bytes, kOptimizer},
-                   {tr("activations"), p->activations_bytes, kActivations},
-                   {tr("workspace"), p->workspace_bytes, kWorkspace}};
-        int64_t parts = 0;
-        for (const auto& part : m_parts)
-            parts += part.bytes;
-        // The framework's reserve and a strategy's transient buffers are in the total only.
-        if (p->memory_per_gpu_bytes > parts)
-            m_parts.push_back({tr("reserved"), p->memory_per_gpu_bytes - parts, kOther});
-        m_total = std::max(parts, p->memory_per_gpu_bytes);
-    }
+    int64_t parts = 0;
+    if (p)
+        parts = p->weights_bytes + p->gradients_bytes + p->optimizer_bytes + p->activations_bytes +
+                p->workspace_bytes;
+    // All six always, in this order: the legend names every kind and never reflows while
+    // a slider moves. The framework's reserve and a strategy's transient buffers are in
+    // the total only.
+    const std::vector<Part> next = {
+        {tr("weights"), p ? p->weights_bytes : 0, kWeights},
+        {tr("gradients"), p ? p->gradients_bytes : 0, kGradients},
+        {tr("optimizer"), p ? p->optimizer_bytes : 0, kOptimizer},
+        {tr("activations"), p ? p->activations_bytes : 0, kActivations},
+        {tr("workspace"), p ? p->workspace_bytes : 0, kWorkspace},
+        {tr("reserved"), p ? std::max<int64_t>(0, p->memory_per_gpu_bytes - parts) : 0, kOther}};
+    const int64_t total = p ? std::max(parts, p->memory_per_gpu_bytes) : 0;
+    const bool same = total == m_total && next.size() == m_parts.size() &&
+                      std::equal(next.begin(), next.end(), m_parts.begin(),
+                                 [](const Part& a, const Part& b) { return a.bytes == b.bytes; });
+    if (same && !m_parts.empty())
+        return;
+    m_parts = next;
+    m_total = total;
     QString tip =
         tr("<b>Memory per GPU</b>: %1 of %2").arg(formatBytes(m_total), formatBytes(m_capacity));
     for (const auto& part : m_parts)
@@ -65,8 +81,37 @@ void MemoryBar::setMemory(const Prediction* p, int64_t capacity_bytes) {
     update();
 }
 
+void MemoryBar::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::FontChange)
+        m_legend_width = -1;
+    QWidget::changeEvent(event);
+}
+
+void MemoryBar::layoutLegend() const {
+    // Names and where they go, once per width: the text layout is most of a paint's cost.
+    m_legend_width = width();
+    m_legend.clear();
+    const QFontMetrics fm = fontMetrics();
+    const int box = std::max(4, fm.ascent() - 3);
+    int x = 0, line = 0;
+    for (const auto& part : m_parts) {
+        const int need = box + 3 + fm.horizontalAdvance(part.name);
+        if (x > 0 && x + need > width() && line + 1 < kLegendLines) {
+            x = 0;
+            ++line;
+        }
+        QStaticText text(part.name);
+        text.setTextFormat(Qt::PlainText);
+        text.prepare(QTransform(), font());
+        m_legend.push_back({QPoint(x, kBarHeight + kGap + line * fm.height()), std::move(text)});
+        x += need + 10;
+    }
+}
+
 void MemoryBar::paintEvent(QPaintEvent*) {
     QPainter p(this);
+    if (m_faded)
+        p.setOpacity(0.4); // the last result's, while the newest choices were refused
     const QPalette& pal = palette();
     const QRect bar(0, 0, width() - 1, kBarHeight);
     p.fillRect(bar, pal.color(QPalette::AlternateBase));
@@ -90,26 +135,15 @@ void MemoryBar::paintEvent(QPaintEvent*) {
         p.setPen(QPen(pal.color(QPalette::Text), 2));
         p.drawLine(cap, bar.top() - 1, cap, bar.bottom() + 1);
     }
-    // The legend: the largest parts first, as many as fit on one line; the tooltip has all.
+    if (m_legend_width != width() || m_legend.size() != m_parts.size())
+        layoutLegend();
     const QFontMetrics fm = fontMetrics();
-    const int y = kBarHeight + kGap;
     const int box = std::max(4, fm.ascent() - 3);
-    int lx = 0;
-    std::vector<const Part*> by_size;
-    for (const auto& part : m_parts)
-        if (part.bytes > 0)
-            by_size.push_back(&part);
-    std::stable_sort(by_size.begin(), by_size.end(),
-                     [](const Part* a, const Part* b) { return a->bytes > b->bytes; });
     p.setPen(pal.color(QPalette::Text));
-    for (const Part* entry : by_size) {
-        const Part& part = *entry;
-        const int need = box + 3 + fm.horizontalAdvance(part.name) + 8;
-        if (lx + need - 8 > width())
-            break;
-        p.fillRect(QRect(lx, y + (fm.height() - box) / 2, box, box), part.color);
-        p.drawText(QPoint(lx + box + 3, y + fm.ascent()), part.name);
-        lx += need;
+    for (std::size_t i = 0; i < m_parts.size(); ++i) {
+        const QPoint at = m_legend[i].first;
+        p.fillRect(QRect(at.x(), at.y() + (fm.height() - box) / 2, box, box), m_parts[i].color);
+        p.drawStaticText(QPoint(at.x() + box + 3, at.y()), m_legend[i].second);
     }
 }
 

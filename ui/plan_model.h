@@ -4,6 +4,7 @@
 // change only re-selects and redraws.
 #pragma once
 
+#include "plan_choices.h"
 #include "predictor.h"
 
 #include "plan/plan.h"
@@ -63,13 +64,6 @@ class PlanRunner : public QObject {
     QThreadPool m_pool;
     bool m_running = false;
     std::optional<PlanInputs> m_pending;
-};
-
-// The user's constraints and training length, as the tab's inputs hold them.
-struct PlanChoices {
-    int64_t dataset_images = kImageNetTrainImages;
-    int epochs = kDefaultEpochs;
-    PlanConstraints constraints;
 };
 
 // Everything the chart draws, in hours and US dollars of the chosen training length.

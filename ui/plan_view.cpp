@@ -38,7 +38,7 @@ const QColor kGpuColors[] = {
     QColor(0xf7, 0xb6, 0xd2), QColor(0xdb, 0xdb, 0x8d), QColor(0x9e, 0xda, 0xe5)};
 constexpr int kGpuColorCount = sizeof kGpuColors / sizeof kGpuColors[0];
 constexpr double kAxisMargin = 1.5; // room around the extreme points, as a factor on log axes
-constexpr int kWideInputs = 760;    // pixels from which the inputs go three pairs a row
+constexpr int kWideInputs = 640;    // pixels from which the inputs go beside the chart
 constexpr qreal kPointSize = 7;     // a candidate's marker, pixels
 constexpr qreal kFrontSize = 9;     // a point of the Pareto front
 constexpr qreal kExcludedSize = 5;  // a candidate outside the constraints
@@ -62,6 +62,11 @@ QImage markerImage(const QColor& fill, const QColor& border, qreal size, qreal p
 
 QLocale numbers() {
     return QLocale(QLocale::English, QLocale::UnitedStates);
+}
+
+// A network by the name a person knows: a file's name, not its path.
+QString networkName(const QString& id_or_path) {
+    return id_or_path.contains(QLatin1Char('/')) ? QFileInfo(id_or_path).fileName() : id_or_path;
 }
 
 } // namespace
@@ -119,10 +124,11 @@ void PlanView::buildInputs() {
                     tr("Training images per epoch (ImageNet-1k: 1,281,167)"));
     m_max_gpus =
         spin(1, kDefaultPlanMaxGpus, kDefaultPlanMaxGpus, {}, tr("At most this many GPUs in all"));
-    m_max_batch = spin(0, 1 << 24, 0, tr("none"),
-                       tr("At most this many images per iteration over all GPUs: large global "
-                          "batches change convergence (beyond about 8,192 for ResNet-50 on "
-                          "ImageNet, Goyal et al. 2017)"));
+    m_max_batch = spin(0, 1 << 24, static_cast<int>(kDefaultMaxGlobalBatch), tr("none"),
+                       tr("At most this many images per iteration over all GPUs (8,192 unless "
+                          "you change it; none lifts the bound): large global batches change "
+                          "convergence (beyond about 8,192 for ResNet-50 on ImageNet, Goyal et "
+                          "al. 2017)"));
     m_max_batch->setSingleStep(256);
     m_deadline = real(1e6, 2, tr("Train within this many hours"));
     m_budget = real(1e8, 0, tr("Spend at most this many US dollars (GPUs with a price only)"));
@@ -148,7 +154,7 @@ void PlanView::buildInputs() {
         m_input_cells.push_back({label, field});
     }
     m_grid = grid;
-    layoutInputs(3);
+    layoutInputs(2);
 
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("planLegend"));
@@ -160,10 +166,18 @@ void PlanView::buildInputs() {
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(grid);
-    // The chart view goes here (buildChart), then the summary.
+    // Wide (the tab has the window's width when it shows, main_window_layout.cpp): the
+    // inputs in a column beside the chart. Narrow: above it. The chart and its legend are
+    // one box, which is what an export writes.
+    m_body = new QBoxLayout(QBoxLayout::TopToBottom, this);
+    m_body->setContentsMargins(4, 4, 4, 4);
+    m_side = new QVBoxLayout;
+    m_side->addLayout(grid);
+    m_side->addStretch();
+    m_main = new QVBoxLayout;
+    m_body->addLayout(m_side);
+    m_body->addLayout(m_main, 1);
+    // The chart box goes into m_main (buildChart), then the summary.
 }
 
 void PlanView::layoutInputs(int columns) {
@@ -185,11 +199,8 @@ void PlanView::layoutInputs(int columns) {
         m_grid->addWidget(m_input_cells[i].second, row, column + 1);
         m_grid->setColumnStretch(column + 1, 1);
     }
-    // Beside the inputs when there is room; under them, right-aligned, in the narrow tab.
-    if (columns >= 3)
-        m_grid->addWidget(m_prices, 0, columns * 2, rows, 1);
-    else
-        m_grid->addWidget(m_prices, rows, 0, 1, columns * 2, Qt::AlignRight);
+    // Under the inputs, right-aligned.
+    m_grid->addWidget(m_prices, rows, 0, 1, columns * 2, Qt::AlignRight);
 }
 
 void PlanView::buildChart() {
@@ -231,17 +242,24 @@ void PlanView::buildChart() {
     // Every candidate's point, thousands of them, in one item (plan_points_item.h).
     m_points = new PlanPointsItem(m_qchart, m_hours, m_usd);
 
-    m_view = new QChartView(m_qchart, this);
+    m_chart_box = new QWidget(this);
+    m_chart_box->setObjectName(QStringLiteral("planChartBox"));
+    m_view = new QChartView(m_qchart, m_chart_box);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(360, 260);
+    // Small enough for the tab at 1280×720, with the inputs beside it.
+    m_view->setMinimumSize(300, 200);
     m_view->viewport()->setMouseTracking(true); // hovers without a button pressed
     m_view->viewport()->installEventFilter(this);
     m_view->setToolTip(tr("Every configuration that fits in memory: time to train against cost. "
                           "Hover over a point for its energy; click it to make it the scenario."));
-    auto* layout = static_cast<QVBoxLayout*>(this->layout());
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_legend);
-    layout->addWidget(m_summary);
+    auto* box = new QVBoxLayout(m_chart_box);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->addWidget(m_view, 1);
+    m_legend->setParent(m_chart_box);
+    m_legend->setContentsMargins(6, 0, 6, 0); // the first marker is not cut at the box's edge
+    box->addWidget(m_legend);
+    m_main->addWidget(m_chart_box, 1);
+    m_main->addWidget(m_summary);
 }
 
 void PlanView::applyTheme() {
@@ -276,8 +294,11 @@ void PlanView::changeEvent(QEvent* event) {
 
 void PlanView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    // Three pairs of inputs a row when there is room, two in the narrow chart tab.
-    layoutInputs(width() >= kWideInputs ? 3 : 2);
+    // The inputs in a column beside the chart when there is room, two pairs a row above it
+    // in the narrow chart tab.
+    const bool wide = width() >= kWideInputs;
+    m_body->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    layoutInputs(wide ? 1 : 2);
     // The points are thinned to the plot's pixels: a new size, a new thinning.
     if (m_plan)
         redraw();
@@ -368,8 +389,8 @@ PlanChoices PlanView::choices() const {
     c.epochs = m_epochs->value();
     c.dataset_images = m_images->value();
     c.constraints.max_gpus = m_max_gpus->value();
-    if (m_max_batch->value() > 0)
-        c.constraints.max_global_batch = m_max_batch->value();
+    c.constraints.max_global_batch =
+        m_max_batch->value() > 0 ? std::optional<int64_t>(m_max_batch->value()) : std::nullopt;
     if (m_deadline->value() > 0)
         c.constraints.deadline_hours = m_deadline->value();
     if (m_budget->value() > 0)
@@ -453,7 +474,7 @@ void PlanView::updateSummary() {
     QString text, details;
     if (m_runner->isBusy())
         text += tr("<i>Planning %1 over every GPU and system…</i><br>")
-                    .arg(m_inputs.network.toHtmlEscaped());
+                    .arg(networkName(m_inputs.network).toHtmlEscaped());
     if (!m_error.isEmpty())
         text += QStringLiteral("<span style='color:#c0392b'>%1</span><br>")
                     .arg(m_error.toHtmlEscaped());
@@ -461,7 +482,7 @@ void PlanView::updateSummary() {
         const PlanSelection& s = m_chart.selection;
         const PlanChoices c = choices();
         m_qchart->setTitle(tr("%1, %2 epochs of %3 images: time to train against cost")
-                               .arg(m_plan->inputs.network, locale.toString(c.epochs),
+                               .arg(networkName(m_plan->inputs.network), locale.toString(c.epochs),
                                     locale.toString(static_cast<qlonglong>(c.dataset_images))));
         text += tr("<b>%1</b> configurations fit in memory, <b>%2</b> meet the constraints.")
                     .arg(locale.toString(static_cast<qlonglong>(m_plan->candidates.size())),
@@ -489,6 +510,10 @@ void PlanView::updateSummary() {
                 .replace(QStringLiteral("--max-gpus"), tr("max GPUs"));
             text += QStringLiteral("<br><b>%1</b>").arg(advice.toHtmlEscaped());
         }
+        if (c.constraints.max_global_batch == kDefaultMaxGlobalBatch)
+            notes << tr("global batch at most %1 by default (set Max global batch to none to "
+                        "lift it)")
+                         .arg(locale.toString(static_cast<qlonglong>(kDefaultMaxGlobalBatch)));
         if (!c.constraints.max_global_batch && s.fastest &&
             m_plan->candidates[*s.fastest].globalBatch() > kLargeGlobalBatch) {
             notes << tr("the fastest point's global batch is over %1: set a max global batch")
@@ -521,6 +546,29 @@ void PlanView::updateSummary() {
     }
     m_summary->setText(text);
     m_summary->setToolTip(details);
+}
+
+QString PlanView::exportCaption() const {
+    const QLocale locale = numbers();
+    const PlanChoices c = choices();
+    QStringList parts;
+    parts << tr("%1 on %2 software").arg(networkName(m_inputs.network), m_inputs.software);
+    parts << tr("%1 epochs of %2 images")
+                 .arg(locale.toString(c.epochs),
+                      locale.toString(static_cast<qlonglong>(c.dataset_images)));
+    parts << tr("at most %1 GPUs").arg(locale.toString(c.constraints.max_gpus));
+    parts << (c.constraints.max_global_batch ? tr("global batch at most %1")
+                                                   .arg(locale.toString(static_cast<qlonglong>(
+                                                       *c.constraints.max_global_batch)))
+                                             : tr("any global batch"));
+    if (c.constraints.deadline_hours)
+        parts << tr("deadline %1 h").arg(locale.toString(*c.constraints.deadline_hours, 'g', 4));
+    if (c.constraints.budget_usd)
+        parts << tr("budget $%1").arg(locale.toString(*c.constraints.budget_usd, 'f', 0));
+    parts << (m_inputs.prices_file.isEmpty()
+                  ? tr("shipped on-demand prices, each with its date (docs/planning.md)")
+                  : tr("prices from %1").arg(QFileInfo(m_inputs.prices_file).fileName()));
+    return parts.join(QStringLiteral(" · "));
 }
 
 std::optional<std::size_t> PlanView::candidateUnder(const QPoint& viewport_position) const {

@@ -12,6 +12,7 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QBoxLayout;
 class QChart;
 class QChartView;
 class QDoubleSpinBox;
@@ -21,6 +22,7 @@ class QLineSeries;
 class QLogValueAxis;
 class QPushButton;
 class QSpinBox;
+class QVBoxLayout;
 QT_END_NAMESPACE
 
 namespace iterscope::ui {
@@ -51,6 +53,10 @@ class PlanView : public QWidget {
     const PlanDataPtr& plan() const { return m_plan; }
     const PlanChart& chartData() const { return m_chart; }
     QChartView* chartView() const { return m_view; }
+    // What an export writes: the chart and its legend, without the inputs; and the caption
+    // that says what the chart shows (training length, constraints, where prices are from).
+    QWidget* exportTarget() const { return m_chart_box; }
+    QString exportCaption() const;
     PlanPointsItem* points() const { return m_points; }
     QLabel* summary() const { return m_summary; }
     // The scenario a candidate stands for (what a click on it chooses).
@@ -99,6 +105,10 @@ class PlanView : public QWidget {
     QDoubleSpinBox* m_budget = nullptr;
     QPushButton* m_prices = nullptr;
     QGridLayout* m_grid = nullptr;
+    QBoxLayout* m_body = nullptr;
+    QVBoxLayout* m_side = nullptr;
+    QVBoxLayout* m_main = nullptr;
+    QWidget* m_chart_box = nullptr;
     std::vector<std::pair<QLabel*, QWidget*>> m_input_cells;
     int m_input_columns = 0;
     QLabel* m_legend = nullptr;

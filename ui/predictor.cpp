@@ -16,6 +16,10 @@
 
 namespace iterscope::ui {
 namespace {
+// How long the scaling curves may take for the prediction to wait for them: a share of a
+// 120 Hz frame, so a slider step is one paint and a big network's table still comes at once.
+constexpr qint64 kCurvesWithPredictionMs = 3;
+
 std::string toStd(const QString& s) {
     return s.toStdString();
 }
@@ -66,10 +70,22 @@ void fixSyncForCount(Scenario& s, const ScenarioSettings& settings) {
     }
 }
 
+constexpr std::size_t kCachedTables = 48; // a batch curve's eleven, for a few scenarios
+
 // The one GPU a scaling efficiency compares with (model.h), 0 when the model refuses it.
-double singleGpuRate(const Scenario& s, const LayerPassTable& passes) {
+// Its layer times are at the batch per GPU, which a pipeline's micro-batch table is not.
+double singleGpuRate(const Scenario& s, const LayerPassTable& passes, ComputeCache* cache) {
     try {
-        return singleGpuImagesPerSecond(s, &passes);
+        std::shared_ptr<const LayerPassTable> own;
+        if (cache && passes.batch != s.batch_per_gpu) {
+            Scenario one = s;
+            one.nodes = 1;
+            one.gpus_per_node = 1;
+            one.parallel = ParallelStrategy::Data;
+            one.sync = SyncStrategy::None;
+            own = cache->passTable(one);
+        }
+        return singleGpuImagesPerSecond(s, own ? own.get() : &passes);
     } catch (const InputError&) {
         return 0;
     }
@@ -131,6 +147,29 @@ SystemProfile ComputeCache::system(const QString& id) {
                   [](const std::string& k) { return loadSystemProfile(k); });
 }
 
+std::shared_ptr<const LayerPassTable> ComputeCache::passTable(const Scenario& s) {
+    const int64_t batch = s.kernelBatch();
+    const ComputeRates rates = computeRates(s.gpu, s.software, s.precision, s.nhwc());
+    const auto same = [&](const std::shared_ptr<const LayerPassTable>& t) {
+        return t->network == s.network.get() && t->batch == batch && t->rates == rates;
+    };
+    {
+        std::lock_guard lock(m_mutex);
+        if (auto it = std::find_if(m_tables.begin(), m_tables.end(), same); it != m_tables.end()) {
+            auto found = *it;
+            m_tables.erase(it); // the newest goes last; the oldest is dropped first
+            m_tables.push_back(found);
+            return found;
+        }
+    }
+    auto made = std::make_shared<const LayerPassTable>(layerPassTable(s));
+    std::lock_guard lock(m_mutex);
+    m_tables.push_back(made);
+    if (m_tables.size() > kCachedTables)
+        m_tables.erase(m_tables.begin());
+    return made;
+}
+
 SoftwareProfile ComputeCache::software(const QString& id) {
     return cached(m_mutex, m_software, id,
                   [](const std::string& k) { return loadSoftwareProfile(k); });
@@ -178,11 +217,19 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
     result->warnings = scenarioWarnings(scenario);
     result->gpu = scenario.gpu;
     result->system = scenario.system;
-    result->passes = std::make_shared<const LayerPassTable>(layerPassTable(scenario));
+    result->passes = cache.passTable(scenario);
     result->prediction = predict(scenario, *result->passes);
     result->band = errorBandFor(shippedErrorBands(), scenario);
+    // The band is on throughput; the iteration time's bounds are its reciprocals.
+    const Prediction& p = result->prediction;
+    result->iteration_ms_low = p.iteration_ms / result->band.high;
+    result->iteration_ms_high = p.iteration_ms / result->band.low;
+    result->images_per_second_low = p.images_per_second * result->band.low;
+    result->images_per_second_high = p.images_per_second * result->band.high;
+    result->breakdown = iterationBreakdown(p);
+    result->label = describeScenario(scenario, settings, &p);
 
-    result->single_gpu_images_per_second = singleGpuRate(scenario, *result->passes);
+    result->single_gpu_images_per_second = singleGpuRate(scenario, *result->passes, &cache);
     if (result->single_gpu_images_per_second > 0)
         result->scaling_efficiency = result->prediction.images_per_second /
                                      (scenario.totalGpus() * result->single_gpu_images_per_second);
@@ -202,11 +249,16 @@ CurvePoint curvePoint(const Scenario& s, const Prediction& p, double x, double e
 }
 } // namespace
 
-bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled) {
+bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled,
+                      ComputeCache* cache) {
     const Scenario& scenario = result.scenario;
     const ScenarioSettings& settings = result.settings;
+    const auto tableOf = [cache](const Scenario& s) {
+        return cache ? cache->passTable(s)
+                     : std::make_shared<const LayerPassTable>(layerPassTable(s));
+    };
     if (!result.passes)
-        result.passes = std::make_shared<const LayerPassTable>(layerPassTable(scenario));
+        result.passes = tableOf(scenario);
     for (int gpus = 1; gpus <= ScenarioSettings::kMaxGpus; gpus *= 2) {
         const auto layout = layoutFor(gpus, scenario.system);
         if (!layout)
@@ -220,12 +272,9 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
         const double base = result.single_gpu_images_per_second;
         if (gpus == 1) {
             // The point every efficiency is measured against; memory as one GPU alone has it.
-            LayerPassTable own;
-            const LayerPassTable* passes = result.passes.get();
-            if (passes->batch != s.kernelBatch()) {
-                own = layerPassTable(s);
-                passes = &own;
-            }
+            std::shared_ptr<const LayerPassTable> passes = result.passes;
+            if (passes->batch != s.kernelBatch())
+                passes = tableOf(s);
             const auto p = tryPredict(s, *passes);
             if (p && base > 0 && p->images_per_second > 0) {
                 // The reference rate may come from another strategy's one-GPU run: the
@@ -249,17 +298,17 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
             return false;
         Scenario s = scenario;
         s.batch_per_gpu = batch;
-        LayerPassTable passes;
+        std::shared_ptr<const LayerPassTable> passes;
         try {
-            passes = layerPassTable(s);
+            passes = tableOf(s);
         } catch (const InputError&) {
             continue; // a batch the model rejects is left out of the curve
         }
-        const auto p = tryPredict(s, passes);
+        const auto p = tryPredict(s, *passes);
         if (p) {
             // On one GPU the single-GPU point is the point itself.
             const double base =
-                scenario.totalGpus() == 1 ? p->images_per_second : singleGpuRate(s, passes);
+                scenario.totalGpus() == 1 ? p->images_per_second : singleGpuRate(s, *passes, cache);
             result.curves.by_batch.push_back(
                 curvePoint(s, *p, double(batch),
                            base > 0 ? p->images_per_second / (scenario.totalGpus() * base) : 0));
@@ -270,7 +319,8 @@ bool addScalingCurves(PredictionResult& result, const std::function<bool()>& can
 
 ResultPtr computeResult(const ScenarioSettings& settings, ComputeCache& cache, quint64 id) {
     auto result = computePrediction(settings, cache, id);
-    addScalingCurves(*result, [] { return false; });
+    addScalingCurves(
+        *result, [] { return false; }, &cache);
     return result;
 }
 
@@ -313,18 +363,38 @@ void Predictor::startPending() {
         ResultPtr result;
         QString error;
         try {
+            QElapsedTimer since;
+            since.start();
             auto prediction = computePrediction(job.settings, *cache, job.id);
             result = prediction;
-            // The prediction first: table, timeline and summary follow at once; the
-            // scaling curves (some twenty more predictions) come after, unless a newer
-            // request has made them moot.
-            QMetaObject::invokeMethod(
-                this, [this, prediction] { onPrediction(prediction); }, Qt::QueuedConnection);
+            // The prediction goes first (table, timeline and summary follow at once) if the
+            // scaling curves, some twenty more predictions, take longer than a frame's part;
+            // else both go together, and the window paints everything once instead of twice.
+            bool sent = false;
+            const auto send = [&] {
+                if (sent)
+                    return;
+                sent = true;
+                QMetaObject::invokeMethod(
+                    this, [this, prediction] { onPrediction(prediction); }, Qt::QueuedConnection);
+            };
             auto full = std::make_shared<PredictionResult>(*prediction);
-            if (!stale() && addScalingCurves(*full, stale)) {
+            const auto stop = [&] {
+                if (since.elapsed() >= kCurvesWithPredictionMs)
+                    send();
+                return stale();
+            };
+            if (!stale() && addScalingCurves(*full, stop, cache.get())) {
                 result = full;
+                if (!sent) {
+                    sent = true;
+                    QMetaObject::invokeMethod(
+                        this, [this, full] { onPrediction(full); }, Qt::QueuedConnection);
+                }
                 QMetaObject::invokeMethod(
                     this, [this, full] { onCurves(full); }, Qt::QueuedConnection);
+            } else {
+                send();
             }
         } catch (const std::bad_alloc&) {
             error = QStringLiteral("out of memory");

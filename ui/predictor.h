@@ -4,9 +4,11 @@
 // never shows a stale answer.
 #pragma once
 
+#include "scenario_label.h"
 #include "scenario_settings.h"
 
 #include "hardware/hardware.h"
+#include "model/breakdown.h"
 #include "model/model.h"
 #include "model/prediction.h"
 #include "model/scenario.h"
@@ -57,8 +59,16 @@ struct PredictionResult {
     std::shared_ptr<const LayerPassTable> passes;
     double single_gpu_images_per_second = 0; // same batch, one GPU
     double scaling_efficiency = 1;           // images/s over GPUs × single GPU's
-    // How far to trust `prediction`: the cross-validated errors of comparable measurements.
+    // How far to trust `prediction`: the cross-validated errors of comparable measurements,
+    // and the bounds it puts on the iteration time and the throughput (equal to the
+    // figures where no band is known).
     ErrorBand band;
+    double iteration_ms_low = 0, iteration_ms_high = 0;
+    double images_per_second_low = 0, images_per_second_high = 0;
+    // Where the iteration's time goes, in parts that add up to it (core/model/breakdown.h).
+    IterationBreakdown breakdown;
+    // The scenario in words, for titles, legends and captions (scenario_label.h).
+    ScenarioLabel label;
     ScalingCurves curves;
     // Layer names as the views show them (layer_names.h), parallel to network->network.layers;
     // computed once per network. May be null (results made by hand in tests).
@@ -83,6 +93,11 @@ class ComputeCache {
     GpuProfile gpu(const QString& id);
     SystemProfile system(const QString& id);
     SoftwareProfile software(const QString& id);
+    // The layer pass table of `scenario` (core/model/model.h), made once per network, kernel
+    // batch and compute rates (GPU, software, precision, layout) and kept for the last few
+    // dozen: a slider step's scaling curves ask for the same ones again, and they are most
+    // of a curve's cost. Throws InputError for an invalid scenario.
+    std::shared_ptr<const LayerPassTable> passTable(const Scenario& scenario);
 
   private:
     mutable std::mutex m_mutex;
@@ -91,6 +106,7 @@ class ComputeCache {
     std::map<std::string, GpuProfile> m_gpus;
     std::map<std::string, SystemProfile> m_systems;
     std::map<std::string, SoftwareProfile> m_software;
+    std::vector<std::shared_ptr<const LayerPassTable>> m_tables; // newest last
 };
 
 // The core Scenario for a set of choices. Throws InputError naming the bad choice.
@@ -99,8 +115,10 @@ Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache);
 // The prediction and the single-GPU comparison, without scaling curves. Throws InputError.
 std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& settings,
                                                     ComputeCache& cache, quint64 id = 0);
-// Fills result.curves; stops early and returns false once cancelled() says so.
-bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled);
+// Fills result.curves; stops early and returns false once cancelled() says so. Layer pass
+// tables come from `cache` when given.
+bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled,
+                      ComputeCache* cache = nullptr);
 
 // Everything the views show for one set of choices, computed synchronously (the CLI's
 // export-chart uses this directly). Throws InputError.
@@ -122,7 +140,8 @@ class Predictor : public QObject {
 
   signals:
     void busyChanged(bool busy);
-    // The newest request's prediction (no scaling curves yet), then its curves.
+    // The newest request's prediction, then its curves (the same result again when they
+    // came in time to go with the prediction, else the prediction without curves first).
     void finished(iterscope::ui::ResultPtr result);
     void curvesReady(iterscope::ui::ResultPtr result);
     void failed(quint64 id, const iterscope::ui::ScenarioSettings& settings, const QString& error);

@@ -3,6 +3,7 @@
 #include "choice_names.h"
 #include "elided_label.h"
 #include "predictor.h"
+#include "range_spin_box.h"
 
 #include "hardware/profile_loader.h"
 #include "model/scenario.h"
@@ -11,9 +12,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -120,9 +123,9 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     form->addRow(QString(), m_gpu_count);
 
     auto* layout_row = new QHBoxLayout;
-    m_nodes = new QSpinBox(this);
+    m_nodes = new RangeSpinBox(this);
     m_nodes->setToolTip(tr("Nodes (machines) joined by the system's network"));
-    m_gpus_per_node = new QSpinBox(this);
+    m_gpus_per_node = new RangeSpinBox(this);
     m_gpus_per_node->setToolTip(tr("GPUs used in each node, at most what the system holds"));
     layout_row->addWidget(m_nodes);
     layout_row->addWidget(new QLabel(tr("nodes ×"), this));
@@ -138,14 +141,14 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     m_batch_slider->setTickPosition(QSlider::TicksBelow);
     m_batch_slider->setToolTip(tr("Minibatch per GPU, in powers of two from 1 to 1024; the "
                                   "box beside it takes any value"));
-    m_batch = new QSpinBox(this);
+    m_batch = new RangeSpinBox(this);
     m_batch->setRange(1, ScenarioSettings::kMaxBatch);
     m_batch->setToolTip(tr("Minibatch per GPU (images each GPU processes per iteration)"));
     batch_row->addWidget(m_batch_slider, 1);
     batch_row->addWidget(m_batch);
     form->addRow(tr("Batch per GPU:"), batch_row);
 
-    m_image = new QSpinBox(this);
+    m_image = new RangeSpinBox(this);
     m_image->setRange(0, 1024);
     m_image->setSpecialValueText(tr("network default"));
     m_image->setSuffix(tr(" px"));
@@ -154,10 +157,13 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     form->addRow(tr("&Image size:"), m_image);
 
     m_precision = new QComboBox(this);
-    m_precision->addItem(tr("FP32"), QStringLiteral("fp32"));
-    m_precision->addItem(tr("TF32 tensor cores"), QStringLiteral("tf32"));
-    m_precision->addItem(tr("Mixed (FP16 tensor cores)"), QStringLiteral("amp"));
-    m_precision->addItem(tr("Mixed (BF16 tensor cores)"), QStringLiteral("bf16"));
+    // From the core's list, so a precision it gains appears here by itself.
+    for (const Precision precision : allPrecisions()) {
+        const QString id = QString::fromLatin1(precisionName(precision));
+        m_precision->addItem(precisionTitle(precision), id);
+        m_precision->setItemData(m_precision->count() - 1, tr("--precision %1").arg(id),
+                                 Qt::ToolTipRole);
+    }
     m_precision->setToolTip(tr("Arithmetic: plain FP32 lanes, TF32 tensor cores (Ampere and "
                                "later), or mixed precision with FP32 master weights on FP16 "
                                "tensor cores (with a loss scaler) or BF16 ones (Ampere and "
@@ -168,6 +174,10 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     m_software->setToolTip(tr("Framework and cuDNN generation: per-layer overhead, "
                               "convolution algorithms and efficiencies (profiles/software)"));
     form->addRow(tr("&Software:"), m_software);
+    // Framework names are longer than the box: the whole name, then what it stands for.
+    m_software_note = noteLabel(this);
+    m_software_note->setObjectName(QStringLiteral("softwareNote"));
+    form->addRow(QString(), m_software_note);
 
     // What each GPU computes and holds; docs/model.md "Parallel strategies".
     m_parallel = new QComboBox(this);
@@ -187,14 +197,14 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     form->addRow(QString(), m_parallel_note);
 
     auto* pipeline_row = new QHBoxLayout;
-    m_stages = new QSpinBox(this);
+    m_stages = new RangeSpinBox(this);
     // As wide as a session may ask for, so any saved value shows as it was; the model
     // says which counts fit the GPUs.
     m_stages->setRange(1, ScenarioSettings::kMaxGpus);
     m_stages->setToolTip(tr("Pipeline stages: consecutive GPUs that each run a slice of the "
                             "network, balanced by predicted time; the GPU count must be a "
                             "multiple of it"));
-    m_micro_batches = new QSpinBox(this);
+    m_micro_batches = new RangeSpinBox(this);
     m_micro_batches->setRange(0, ScenarioSettings::kMaxMicroBatches);
     m_micro_batches->setSpecialValueText(tr("auto"));
     m_micro_batches->setToolTip(tr("Micro-batches a pipeline's batch (batch per GPU × stages) "
@@ -252,6 +262,7 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     form->addRow(QString(), m_overlap);
 
     m_bucket = new QDoubleSpinBox(this);
+    m_bucket->setKeyboardTracking(false); // one edit, one change: on Enter or focus-out
     m_bucket->setRange(0.25, 1024);
     m_bucket->setDecimals(2);
     m_bucket->setSuffix(tr(" MB"));
@@ -265,6 +276,11 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(18);
     }
+    for (auto* box : findChildren<QAbstractSpinBox*>())
+        box->installEventFilter(this);
+    for (auto* spin : findChildren<RangeSpinBox*>())
+        connect(spin, &RangeSpinBox::refused, this, &ScenarioPanel::refused);
+    m_batch->setRangeReason(tr("the batch slider's range"));
     setSettings(ScenarioSettings{});
 
     const auto changed = [this] { emitChanged(); };
@@ -439,6 +455,11 @@ void ScenarioPanel::updateLimits() {
     }
     m_gpus_per_node->setRange(1, std::min(per_node, ScenarioSettings::kMaxGpus));
     m_nodes->setRange(1, std::min(max_nodes, ScenarioSettings::kMaxGpus));
+    const QString system = m_system->currentText();
+    m_gpus_per_node->setRangeReason(tr("a node of the %1 holds %2").arg(system).arg(per_node));
+    m_nodes->setRangeReason(max_nodes == 1
+                                ? tr("the %1 is one machine").arg(system)
+                                : tr("the %1 has at most %2").arg(system).arg(max_nodes));
     int max_exponent = 0;
     while (max_exponent < floorLog2(ScenarioSettings::kMaxGpus) &&
            (1 << (max_exponent + 1)) <= per_node * max_nodes)
@@ -454,6 +475,10 @@ void ScenarioPanel::updateLabels() {
     const QString system_text = m_system->currentData(Qt::ToolTipRole).toString();
     m_system_summary->setText(system_text);
     m_system_summary->setExplanation(system_text);
+    const QString software_text = tr("%1: %2").arg(
+        m_software->currentText(), m_software->currentData(Qt::ToolTipRole).toString());
+    m_software_note->setText(software_text);
+    m_software_note->setExplanation(software_text);
     // "Platform default" says which strategy that is for the chosen software.
     QString default_sync;
     try {
@@ -623,6 +648,28 @@ void ScenarioPanel::onSystemChanged() {
     }
     updateLabels();
     emitChanged();
+}
+
+bool ScenarioPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        const bool history = key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
+                             (key->modifiers() == Qt::ControlModifier &&
+                              (key->key() == Qt::Key_Z || key->key() == Qt::Key_Y)) ||
+                             (key->modifiers() == (Qt::ControlModifier | Qt::ShiftModifier) &&
+                              key->key() == Qt::Key_Z);
+        if (history) {
+            // Not the box's: the window's Undo or Redo takes the key. What was typed and not
+            // yet taken is dropped, so the box shows the value that undo goes back from.
+            if (auto* spin = qobject_cast<QSpinBox*>(watched))
+                spin->setValue(spin->value());
+            else if (auto* real = qobject_cast<QDoubleSpinBox*>(watched))
+                real->setValue(real->value());
+            event->ignore();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ScenarioPanel::emitChanged() {

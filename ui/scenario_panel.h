@@ -3,6 +3,7 @@
 // strategy, overlap and bucket size. Edits a ScenarioSettings and says when it changed.
 #pragma once
 
+#include "range_spin_box.h"
 #include "scenario_settings.h"
 
 #include <QWidget>
@@ -36,8 +37,11 @@ class ScenarioPanel : public QWidget {
     QComboBox* gpuCombo() const { return m_gpu; }
     QComboBox* strategyCombo() const { return m_sync; }
     QComboBox* parallelCombo() const { return m_parallel; }
-    QSpinBox* pipelineStagesSpin() const { return m_stages; }
-    QSpinBox* microBatchesSpin() const { return m_micro_batches; }
+    RangeSpinBox* pipelineStagesSpin() const { return m_stages; }
+    RangeSpinBox* microBatchesSpin() const { return m_micro_batches; }
+    RangeSpinBox* nodesSpin() const { return m_nodes; }
+    RangeSpinBox* gpusPerNodeSpin() const { return m_gpus_per_node; }
+    RangeSpinBox* batchSpin() const { return m_batch; }
     QComboBox* scheduleCombo() const { return m_schedule; }
     // What the parallel strategy does here, or why it cannot apply (shown under its combo).
     QString parallelNote() const;
@@ -53,6 +57,13 @@ class ScenarioPanel : public QWidget {
 
   signals:
     void settingsChanged(const iterscope::ui::ScenarioSettings& settings);
+    // A typed value was refused (out of range); the message says what and why.
+    void refused(const QString& message);
+
+  protected:
+    // The undo and redo keys always undo the scenario, also in a box being edited (a spin
+    // box would take them for its text).
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
     void populate();
@@ -77,17 +88,18 @@ class ScenarioPanel : public QWidget {
     ElidedLabel* m_system_summary = nullptr;
     QSlider* m_gpu_slider = nullptr;
     ElidedLabel* m_gpu_count = nullptr;
-    QSpinBox* m_nodes = nullptr;
-    QSpinBox* m_gpus_per_node = nullptr;
+    RangeSpinBox* m_nodes = nullptr;
+    RangeSpinBox* m_gpus_per_node = nullptr;
     QSlider* m_batch_slider = nullptr;
-    QSpinBox* m_batch = nullptr;
-    QSpinBox* m_image = nullptr;
+    RangeSpinBox* m_batch = nullptr;
+    RangeSpinBox* m_image = nullptr;
     QComboBox* m_precision = nullptr;
     QComboBox* m_software = nullptr;
+    ElidedLabel* m_software_note = nullptr;
     QComboBox* m_parallel = nullptr;
     ElidedLabel* m_parallel_note = nullptr;
-    QSpinBox* m_stages = nullptr;
-    QSpinBox* m_micro_batches = nullptr;
+    RangeSpinBox* m_stages = nullptr;
+    RangeSpinBox* m_micro_batches = nullptr;
     QComboBox* m_schedule = nullptr;
     QComboBox* m_sync = nullptr;
     QComboBox* m_allreduce = nullptr;

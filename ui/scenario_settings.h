@@ -1,9 +1,8 @@
-// What the scenario panel edits and a session file stores: the user's choices by id,
-// not the loaded profiles, so a session reopens with every control as it was.
+// What the scenario panel edits and a session file stores (session.h): the user's choices
+// by id, not the loaded profiles, so a session reopens with every control as it was.
 #pragma once
 
 #include <QJsonObject>
-#include <QList>
 #include <QString>
 
 #include <optional>
@@ -36,9 +35,10 @@ struct ScenarioSettings {
     static constexpr int kMaxBatch = 1024;
 
     int totalGpus() const { return nodes * gpus_per_node; }
-    // "resnet50 · v100-sxm2-16gb · dgx1-v100 · 8 GPUs · batch 64", for legends and titles.
+    // "resnet50 · v100-sxm2-16gb · dgx1-v100 · 1×8 GPUs · batch 64": by id, for messages
+    // about choices that gave no result. Legends, titles and captions name a scenario in
+    // full from its result (scenario_label.h).
     QString label() const;
-    QString strategyLabel() const; // "" for data parallelism, else " · zero3", ...
 
     QJsonObject toJson() const;
     // Rejects wrong types and out-of-range numbers with "<field>: <problem>".
@@ -46,22 +46,5 @@ struct ScenarioSettings {
 
     bool operator==(const ScenarioSettings&) const = default;
 };
-
-// A session: the current scenario, the pinned ones and the layer filter.
-struct Session {
-    ScenarioSettings current;
-    QList<ScenarioSettings> pinned;
-    QString layer_filter;
-
-    static constexpr int kMaxPinned = 4;
-
-    QJsonObject toJson() const;
-    static std::optional<Session> fromJson(const QJsonObject& json, QString* error);
-    bool operator==(const Session&) const = default;
-};
-
-// Written through QSaveFile, so a crash or a full disk never leaves half a session.
-bool saveSession(const QString& path, const Session& session, QString* error);
-std::optional<Session> loadSession(const QString& path, QString* error);
 
 } // namespace iterscope::ui

@@ -6,8 +6,12 @@
 
 #include <QCoreApplication>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace iterscope::ui {
 namespace {
@@ -17,96 +21,96 @@ QString tr(const char* text) {
 }
 
 // One line of the summary. `text` turns a result into the value shown; `alarm` (optional)
-// says when the value is bad news and is shown in red.
+// says when the value is bad news and is shown in red; `ms` (optional) is the part of the
+// iteration time the line stands for, for the lines that add up to it.
 struct FigureSpec {
     const char* key;
     const char* title;
     const char* tip;
     QString (*text)(const PredictionResult&);
     bool (*alarm)(const PredictionResult&) = nullptr;
+    double (*ms)(const PredictionResult&) = nullptr;
 };
 
-// " ± 7 %" beside a figure; nothing where no band is known.
-QString plusMinus(const ErrorBand& band) {
-    if (band.rows <= 0)
-        return {};
-    return QStringLiteral(" ± %1 %").arg(band.plusMinusPercent(), 0, 'f', 0);
+// Why a strategy scales past 100 %: one GPU alone does work that the strategy takes off
+// each GPU (docs/model.md "Scaling efficiency above 100 %"). Empty for data parallelism
+// with the update on the GPUs, which cannot.
+QString beyondLinearReason(const Scenario& s) {
+    switch (s.parallel) {
+    case ParallelStrategy::Hybrid:
+        return tr("FC layers split: less FC work and weight traffic per GPU");
+    case ParallelStrategy::Pipeline:
+        return tr("each GPU updates only its stage's weights");
+    case ParallelStrategy::Zero1:
+    case ParallelStrategy::Zero2:
+    case ParallelStrategy::Zero3:
+        return tr("each GPU updates only its shard of the weights");
+    case ParallelStrategy::Data:
+        break;
+    }
+    switch (s.sync) {
+    case SyncStrategy::PsGpu:
+        return tr("each GPU updates only its shard of the weights");
+    case SyncStrategy::PsCpu:
+    case SyncStrategy::PsAsync:
+    case SyncStrategy::DistributedReplicated:
+        return tr("the update runs on the hosts' CPUs, not on the GPUs");
+    default:
+        break;
+    }
+    return {};
+}
+
+QString bandOf(double value, double low, double high) {
+    const QString band = formatBand(value, low, high);
+    return band.isEmpty() ? QString() : QStringLiteral("  ") + band;
 }
 
 const FigureSpec kFigures[] = {
     {"iteration", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Iteration time"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "Predicted wall time of one synchronous training iteration (forward, "
-                       "backward, exposed gradient exchange and update). ± is half the width "
-                       "of the band in which 80% of comparable published measurements fell "
-                       "when their GPU was left out of the fit (docs/validation.md)"),
+                       "Predicted wall time of one synchronous training iteration: the lines "
+                       "from Fwd / bwd / update to Input add up to it. The percentages are the "
+                       "band in which 80% of comparable published measurements fell when their "
+                       "GPU was left out of the fit: how far below and above the prediction "
+                       "the real time may lie (docs/validation.md)"),
      [](const PredictionResult& r) {
-         return formatMs(r.prediction.iteration_ms) + plusMinus(r.band);
+         const double t = r.prediction.iteration_ms;
+         return formatMs(t) + bandOf(t, r.iteration_ms_low, r.iteration_ms_high);
      }},
     {"throughput", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Throughput"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "Images per second over all GPUs, ± the error band's half width"),
+                       "Images per second over all GPUs, and how far below and above it the "
+                       "error band reaches"),
      [](const PredictionResult& r) {
-         return tr("%1 images/s").arg(formatRate(r.prediction.images_per_second)) +
-                plusMinus(r.band);
+         const double v = r.prediction.images_per_second;
+         return tr("%1 images/s").arg(formatRate(v)) +
+                bandOf(v, r.images_per_second_low, r.images_per_second_high);
      }},
     {"efficiency", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Scaling efficiency"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "Throughput divided by GPU count × the throughput of one GPU at the same "
-                       "batch per GPU"),
+                       "Throughput divided by GPU count × the throughput of one GPU alone at "
+                       "the same batch per GPU, trained data-parallel with its update on the "
+                       "GPU. Above 100 % the strategy takes work off each GPU that one GPU "
+                       "alone must do, as the reason beside it says (docs/model.md)"),
      [](const PredictionResult& r) {
          if (r.settings.totalGpus() == 1)
              return tr("100 % (one GPU)");
-         // Short enough for one line at 1024 GPUs; the tooltip says what it means.
-         return tr("%1 of %2 × %3/s")
-             .arg(formatPercent(r.scaling_efficiency))
-             .arg(r.settings.totalGpus())
-             .arg(formatRate(r.single_gpu_images_per_second));
+         const QString of = tr("of %1 × %2/s")
+                                .arg(r.settings.totalGpus())
+                                .arg(formatRate(r.single_gpu_images_per_second));
+         // Rounded as shown: 100.0 % needs no reason.
+         if (r.scaling_efficiency >= 1.0005) {
+             const QString why = beyondLinearReason(r.scenario);
+             if (!why.isEmpty())
+                 return tr("%1: %2").arg(formatPercent(r.scaling_efficiency), why);
+         }
+         return formatPercent(r.scaling_efficiency) + QLatin1Char(' ') + of;
      }},
-    {"passes", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Fwd / bwd / update"),
-     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "Compute time of the forward pass, the backward pass and the optimizer "
-                       "update on one GPU"),
-     [](const PredictionResult& r) {
-         const auto& p = r.prediction;
-         return formatMsGroup({p.forward_ms, p.backward_ms, p.update_ms});
-     }},
-    {"exposed", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Exposed communication"),
-     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "Gradient exchange time not hidden behind backward, of its total time, "
-                       "and the all-reduce algorithm chosen"),
-     [](const PredictionResult& r) {
-         const auto& p = r.prediction;
-         if (p.communication_ms <= 0)
-             return tr("none");
-         QString text =
-             tr("%1 of %2").arg(formatMs(p.exposed_communication_ms), formatMs(p.communication_ms));
-         if (!p.allreduce_algorithm.empty())
-             text += QStringLiteral(" (%1)").arg(QString::fromStdString(p.allreduce_algorithm));
-         return text;
-     }},
-    {"input", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Input pipeline"),
-     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "Real images are decoded and augmented by the host's CPU cores (or DALI on "
-                       "the GPU): the time the node's cores take for one batch per GPU, and how "
-                       "much longer the iteration is for waiting on them. Synthetic data has no "
-                       "such cost (docs/model.md section 3)"),
-     [](const PredictionResult& r) {
-         const auto& p = r.prediction;
-         if (!r.scenario.realData())
-             return tr("synthetic data");
-         if (p.host_input_ms <= 0)
-             return tr("real data, decoded on the GPU or not capped");
-         if (!p.input_bound)
-             return tr("host decodes a batch in %1 (hidden)").arg(formatMs(p.host_input_ms));
-         return tr("host-bound: %1 a batch, +%2 wait")
-             .arg(formatMs(p.host_input_ms), formatMs(p.input_wait_ms));
-     },
-     [](const PredictionResult& r) { return r.prediction.input_bound; }},
     {"memory", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Memory per GPU"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "Weights, gradients, optimizer state, activations kept for backward and "
-                       "workspace, against the GPU's memory"),
+                       "Weights, gradients, optimizer state, activations kept for backward, "
+                       "workspace and what the framework reserves, against the GPU's memory"),
      [](const PredictionResult& r) {
          return tr("%1 of %2")
              .arg(formatBytes(r.prediction.memory_per_gpu_bytes), formatBytes(r.gpu.memory_bytes));
@@ -114,21 +118,121 @@ const FigureSpec kFigures[] = {
      [](const PredictionResult& r) { return !r.prediction.fits_in_memory; }},
     {"fits", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Fits in memory"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "Whether the batch per GPU fits in the GPU's memory"),
+                       "Whether the batch per GPU fits in the GPU's memory, and the largest "
+                       "batch per GPU that does"),
      [](const PredictionResult& r) {
-         return r.prediction.fits_in_memory ? tr("yes") : tr("no — the batch does not fit");
+         const auto most = r.prediction.max_batch_that_fits;
+         if (r.prediction.fits_in_memory)
+             return tr("yes, up to batch %1").arg(most);
+         return most > 0 ? tr("no — at most batch %1").arg(most) : tr("no — not even batch 1");
      },
      [](const PredictionResult& r) { return !r.prediction.fits_in_memory; }},
-    {"max_batch", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Largest batch that fits"),
+    {"passes", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Fwd / bwd / update"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
-                       "The largest batch per GPU whose memory fits on the GPU"),
+                       "Compute time of the forward pass, the backward pass and the optimizer "
+                       "update on the GPU the iteration waits for (the slowest pipeline stage)"),
      [](const PredictionResult& r) {
-         return r.prediction.max_batch_that_fits > 0
-                    ? QString::number(r.prediction.max_batch_that_fits)
-                    : tr("none (not even batch 1)");
+         const auto& b = r.breakdown;
+         return formatMsGroup({b.forward_ms, b.backward_ms, b.update_ms});
+     },
+     nullptr,
+     [](const PredictionResult& r) {
+         return r.breakdown.forward_ms + r.breakdown.backward_ms + r.breakdown.update_ms;
      }},
+    {"exposed", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Exposed communication"),
+     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
+                       "Gradient exchange (and a strategy's other transfers) not hidden behind "
+                       "compute, of the exchange's total time, and the all-reduce algorithm "
+                       "chosen"),
+     [](const PredictionResult& r) {
+         const auto& p = r.prediction;
+         if (p.communication_ms <= 0 && r.breakdown.exposed_communication_ms <= 0)
+             return tr("none");
+         QString text =
+             tr("%1 of %2")
+                 .arg(formatMs(r.breakdown.exposed_communication_ms), formatMs(p.communication_ms));
+         if (!p.allreduce_algorithm.empty())
+             text += QStringLiteral(" (%1)").arg(QString::fromStdString(p.allreduce_algorithm));
+         return text;
+     },
+     nullptr, [](const PredictionResult& r) { return r.breakdown.exposed_communication_ms; }},
+    {"bubble", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Pipeline bubble"),
+     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
+                       "Time the GPU the iteration waits for is idle between micro-batches, "
+                       "waiting for the stages before or after it"),
+     [](const PredictionResult& r) {
+         const double idle = r.breakdown.idle_ms;
+         if (r.scenario.parallel == ParallelStrategy::Pipeline && r.scenario.totalGpus() > 1)
+             return tr("%1 (%2 stages, %3 micro-batches)")
+                 .arg(formatMs(idle))
+                 .arg(r.prediction.pipeline_stages)
+                 .arg(r.prediction.micro_batches);
+         return idle > 0 ? tr("%1 idle").arg(formatMs(idle)) : tr("none (not a pipeline)");
+     },
+     nullptr, [](const PredictionResult& r) { return r.breakdown.idle_ms; }},
+    {"straggler", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Straggler wait"),
+     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
+                       "A synchronous step on several GPUs waits for the slowest of them; "
+                       "asynchronous parameter servers make the workers wait when the servers "
+                       "cannot keep up"),
+     [](const PredictionResult& r) {
+         const auto& b = r.breakdown;
+         if (b.server_wait_ms > 0)
+             return tr("%1 for the parameter servers")
+                 .arg(formatMs(b.server_wait_ms + b.straggler_ms));
+         if (b.straggler_ms > 0)
+             return tr("%1 for the slowest of %2 GPUs")
+                 .arg(formatMs(b.straggler_ms))
+                 .arg(r.scenario.totalGpus());
+         return r.scenario.totalGpus() == 1 ? tr("none (one GPU)") : tr("none");
+     },
+     nullptr,
+     [](const PredictionResult& r) {
+         return r.breakdown.straggler_ms + r.breakdown.server_wait_ms;
+     }},
+    {"input", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Input"),
+     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
+                       "What the iteration waits for its images: the host-to-GPU copy where no "
+                       "compute hides it, and the host's CPU cores decoding and augmenting real "
+                       "images (or DALI on the GPU) when they are slower than the GPU. "
+                       "Synthetic data has no such cost (docs/model.md section 3)"),
+     [](const PredictionResult& r) {
+         const auto& b = r.breakdown;
+         const auto& p = r.prediction;
+         if (!r.scenario.realData())
+             return tr("none (synthetic data)");
+         QStringList waits;
+         if (b.input_ms > 0)
+             waits << tr("%1 copy").arg(formatMs(b.input_ms));
+         if (b.input_wait_ms > 0)
+             waits << tr("%1 decoding").arg(formatMs(b.input_wait_ms));
+         const QString host = p.host_input_ms > 0 ? tr("%1 a batch").arg(formatMs(p.host_input_ms))
+                                                  : tr("decoded on the GPU");
+         if (waits.isEmpty())
+             return tr("hidden (host decodes %1)").arg(host);
+         return tr("%1 (%2)").arg(waits.join(QStringLiteral(" + ")), host);
+     },
+     [](const PredictionResult& r) { return r.prediction.input_bound; },
+     [](const PredictionResult& r) { return r.breakdown.input_ms + r.breakdown.input_wait_ms; }},
 };
 
+// Which figures stand in which column: the headline, memory, and the lines that add up to
+// the iteration, each group together.
+const std::vector<std::vector<const char*>>& columnsOf(int columns) {
+    static const std::vector<std::vector<const char*>> one = {
+        {"iteration", "throughput", "efficiency", "passes", "exposed", "bubble", "straggler",
+         "input", "memory", "fits"}};
+    static const std::vector<std::vector<const char*>> two = {
+        {"iteration", "throughput", "efficiency", "memory", "fits"},
+        {"passes", "exposed", "bubble", "straggler", "input"}};
+    static const std::vector<std::vector<const char*>> three = {
+        {"iteration", "throughput", "efficiency"},
+        {"passes", "exposed", "bubble", "straggler", "input"},
+        {"memory", "fits"}};
+    return columns >= 3 ? three : columns == 2 ? two : one;
+}
+
+constexpr int kColumnWidthPx = 400; // what the longest value needs beside its name
 const QColor kAlarm(0xd6, 0x27, 0x28);
 
 } // namespace
@@ -137,11 +241,10 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_grid = new QGridLayout;
-    m_grid->setHorizontalSpacing(12);
-    m_grid->setVerticalSpacing(3);
-    m_grid->setColumnStretch(1, 1);
-    layout->addLayout(m_grid);
+    layout->setSpacing(3);
+    m_columns_layout = new QHBoxLayout;
+    m_columns_layout->setSpacing(24);
+    layout->addLayout(m_columns_layout);
     for (const auto& spec : kFigures) {
         const QString tip = tr(spec.tip);
         auto* name = new QLabel(tr(spec.title) + QLatin1Char(':'), this);
@@ -153,27 +256,62 @@ SummaryPanel::SummaryPanel(QWidget* parent)
         QFont bold = value->font();
         bold.setBold(true);
         value->setFont(bold);
-        const int row = m_grid->rowCount();
-        m_grid->addWidget(name, row, 0);
-        m_grid->addWidget(value, row, 1);
-        m_rows.push_back({QLatin1String(spec.key), value});
-        if (QLatin1String(spec.key) == QLatin1String("memory")) {
-            // The parts of that figure, right under it.
-            m_memory_bar = new MemoryBar(this);
-            m_grid->addWidget(m_memory_bar, row + 1, 1);
-        }
+        m_rows.push_back({QLatin1String(spec.key), name, value});
     }
-    // One line, always there: appearing and vanishing would move the controls below.
+    m_memory_bar = new MemoryBar(this);
+    auto* bottom = new QHBoxLayout;
+    m_messages = new QLabel(this);
+    m_messages->setObjectName(QStringLiteral("summaryWarnings"));
+    m_messages->setWordWrap(true);
+    m_messages->setTextFormat(Qt::RichText);
+    // A line kept even when there is nothing to say, so the first caveat or refusal does
+    // not push the views down.
+    m_messages->setMinimumHeight(fontMetrics().lineSpacing());
+    m_messages->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_status = new ElidedLabel(this);
     m_status->setObjectName(QStringLiteral("summaryState"));
-    layout->addWidget(m_status);
-    m_warnings = new QLabel(this);
-    m_warnings->setObjectName(QStringLiteral("summaryWarnings"));
-    m_warnings->setWordWrap(true);
-    m_warnings->setTextFormat(Qt::RichText);
-    m_warnings->hide();
-    layout->addWidget(m_warnings);
+    m_status->setMuted(true);
+    m_status->setFixedWidth(fontMetrics().horizontalAdvance(tr("Computing…")) + 8);
+    bottom->addWidget(m_messages, 1);
+    bottom->addWidget(m_status, 0, Qt::AlignTop);
+    layout->addLayout(bottom);
+    arrange(2);
     setBusy(true);
+}
+
+void SummaryPanel::arrange(int columns) {
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (QGridLayout* grid : m_column_grids) {
+        m_columns_layout->removeItem(grid);
+        delete grid; // the widgets stay, children of the panel
+    }
+    m_column_grids.clear();
+    for (const auto& keys : columnsOf(columns)) {
+        auto* grid = new QGridLayout;
+        grid->setHorizontalSpacing(10);
+        grid->setVerticalSpacing(3);
+        grid->setColumnStretch(1, 1);
+        for (const char* key : keys) {
+            const auto row = std::find_if(m_rows.begin(), m_rows.end(), [key](const Row& r) {
+                return r.key == QLatin1String(key);
+            });
+            const int at = grid->rowCount();
+            grid->addWidget(row->name, at, 0);
+            grid->addWidget(row->value, at, 1);
+            if (row->key == QLatin1String("memory"))
+                grid->addWidget(m_memory_bar, at + 1, 1); // the parts of that figure, under it
+        }
+        grid->setRowStretch(grid->rowCount(), 1);
+        m_columns_layout->addLayout(grid, 1);
+        m_column_grids.push_back(grid);
+    }
+}
+
+void SummaryPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    arrange(std::clamp(event->size().width() / kColumnWidthPx, 1, 3));
 }
 
 QString SummaryPanel::figure(const QString& key) const {
@@ -183,66 +321,80 @@ QString SummaryPanel::figure(const QString& key) const {
     return {};
 }
 
+std::vector<std::pair<QString, double>> SummaryPanel::breakdownLines() const {
+    std::vector<std::pair<QString, double>> lines;
+    if (!m_result)
+        return lines;
+    for (const auto& spec : kFigures)
+        if (spec.ms)
+            lines.emplace_back(QLatin1String(spec.key), spec.ms(*m_result));
+    return lines;
+}
+
 void SummaryPanel::setBusy(bool busy) {
     m_busy = busy;
-    if (m_has_error)
-        return; // the refusal stays readable until a result replaces it
-    m_status->setTextColor({});
-    m_status->setMuted(true);
     m_status->setText(busy ? tr("Computing…") : QString());
 }
 
+void SummaryPanel::setStale(bool stale) {
+    m_stale = stale;
+    for (const auto& row : m_rows)
+        row.value->setFaded(stale);
+    m_memory_bar->setFaded(stale);
+}
+
 void SummaryPanel::setError(const QString& error) {
-    m_has_error = !error.isEmpty();
-    m_status->setMuted(false);
-    m_status->setTextColor(m_has_error ? kAlarm : QColor());
-    m_status->setText(error);
-    m_status->setExplanation(error);
-    if (!m_has_error)
-        setBusy(m_busy);
+    m_error = error;
+    setStale(!error.isEmpty() && m_result);
+    showMessages();
     emit updated();
 }
 
 void SummaryPanel::setResult(ResultPtr result) {
-    if (m_has_error)
-        setError({});
+    m_result = std::move(result);
+    m_error.clear();
+    setStale(false);
     const std::size_t n = std::size(kFigures);
     for (std::size_t i = 0; i < n; ++i) {
         ElidedLabel* value = m_rows[i].value;
-        if (!result) {
+        if (!m_result) {
             value->setText(QStringLiteral("–"));
             value->setTextColor({});
             continue;
         }
-        value->setText(kFigures[i].text(*result));
-        const bool alarm = kFigures[i].alarm && kFigures[i].alarm(*result);
+        value->setText(kFigures[i].text(*m_result));
+        const bool alarm = kFigures[i].alarm && kFigures[i].alarm(*m_result);
         value->setTextColor(alarm ? kAlarm : QColor());
     }
-    m_memory_bar->setMemory(result ? &result->prediction : nullptr,
-                            result ? result->gpu.memory_bytes : 0);
-    showWarnings(result ? result->warnings : std::vector<ScenarioWarning>{});
+    m_memory_bar->setMemory(m_result ? &m_result->prediction : nullptr,
+                            m_result ? m_result->gpu.memory_bytes : 0);
+    m_warning_texts.clear();
+    if (m_result)
+        for (const auto& w : m_result->warnings)
+            m_warning_texts.append(QString::fromStdString(w.text));
+    showMessages();
     emit updated();
 }
 
-void SummaryPanel::showWarnings(const std::vector<ScenarioWarning>& warnings) {
-    QStringList texts;
+void SummaryPanel::showMessages() {
     QString html;
-    for (const auto& w : warnings) {
-        const QString text = QString::fromStdString(w.text);
-        texts.append(text);
-        const bool caution = w.level == ScenarioWarning::Level::Caution;
-        // Words, not symbols: warning glyphs are missing from many fonts.
-        html += QStringLiteral("<p style='margin:0 0 3px 0'>%1 %2</p>")
+    if (!m_error.isEmpty())
+        html += QStringLiteral("<p style='margin:0 0 3px 0; color:%1'><b>%2</b> %3</p>")
+                    .arg(kAlarm.name(), tr("Not computed:"), m_error.toHtmlEscaped());
+    if (m_result)
+        for (const auto& w : m_result->warnings) {
+            const bool caution = w.level == ScenarioWarning::Level::Caution;
+            // Words, not symbols: warning glyphs are missing from many fonts.
+            html +=
+                QStringLiteral("<p style='margin:0 0 3px 0'>%1 %2</p>")
                     .arg(caution ? tr("<b style='color:#e08a00'>Caution:</b>") : tr("<b>Note:</b>"),
-                         text.toHtmlEscaped());
-    }
-    // Warnings follow the GPU, system, software and precision only: setting the same text
-    // again on every slider step would relayout the panel for nothing.
-    if (texts == m_warning_texts)
+                         QString::fromStdString(w.text).toHtmlEscaped());
+        }
+    // The same text again on every slider step would relayout the strip for nothing.
+    if (html == m_shown_messages)
         return;
-    m_warning_texts = texts;
-    m_warnings->setText(html);
-    m_warnings->setVisible(!texts.isEmpty());
+    m_shown_messages = html;
+    m_messages->setText(html);
 }
 
 } // namespace iterscope::ui

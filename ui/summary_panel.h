@@ -1,19 +1,21 @@
-// The answer at a glance: iteration time, throughput, scaling efficiency, exposed
-// communication and memory per GPU, and the choices worth a second look. Shows what the
-// result says; derives nothing.
+// The answer at a glance: iteration time and throughput with their error band, scaling
+// efficiency, where the iteration's time goes (lines that add up to it), memory per GPU,
+// and the choices worth a second look. Shows what the result says; derives nothing.
 //
-// Each figure is one line of fixed height, so nothing below moves while a slider is
-// dragged. The figures are one table in summary_panel.cpp (kFigures): adding a line is
-// adding an entry there.
+// A strip above the views, in columns by width. Each figure is one line of fixed height,
+// so nothing moves while a slider is dragged. The figures are one table in
+// summary_panel.cpp (kFigures): adding a line is adding an entry there.
 #pragma once
 
 #include "predictor.h"
 
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QBoxLayout;
 class QGridLayout;
 class QLabel;
 QT_END_NAMESPACE
@@ -29,33 +31,53 @@ class SummaryPanel : public QWidget {
     explicit SummaryPanel(QWidget* parent = nullptr);
 
     void setResult(ResultPtr result);
+    // The model refused the newest choices: says why, and dims the figures, which are the
+    // last result's and no longer the scenario's.
     void setError(const QString& error);
     void setBusy(bool busy);
     // The value text of a figure by key ("iteration", "throughput", "efficiency", "passes",
-    // "exposed", "memory", "fits", "max_batch"), for tests and the screenshot check.
+    // "exposed", "bubble", "straggler", "input", "memory", "fits"), for tests and the
+    // screenshot check.
     QString figure(const QString& key) const;
+    // The lines that make up the iteration time, with the milliseconds each stands for;
+    // they add up to the iteration time.
+    std::vector<std::pair<QString, double>> breakdownLines() const;
+    // Whether the figures shown belong to an older scenario than the one asked for.
+    bool isStale() const { return m_stale; }
     // The caveats shown under the figures (core/model/scenario_warnings.h), in order.
     QStringList warnings() const { return m_warning_texts; }
     // Memory per GPU by part, under the "memory" figure.
     MemoryBar* memoryBar() const { return m_memory_bar; }
+    int columns() const { return m_columns; }
 
   signals:
     void updated();
 
+  protected:
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     struct Row {
         QString key;
+        QLabel* name = nullptr;
         ElidedLabel* value = nullptr;
     };
-    void showWarnings(const std::vector<ScenarioWarning>& warnings);
+    void arrange(int columns);
+    void showMessages();
+    void setStale(bool stale);
 
     std::vector<Row> m_rows;
-    QGridLayout* m_grid = nullptr;
-    ElidedLabel* m_status = nullptr; // "Computing…" or the model's refusal
-    QLabel* m_warnings = nullptr;
+    QBoxLayout* m_columns_layout = nullptr;
+    std::vector<QGridLayout*> m_column_grids;
+    int m_columns = 0;
+    ElidedLabel* m_status = nullptr; // "Computing…"
+    QLabel* m_messages = nullptr;    // the model's refusal, then the caveats
     MemoryBar* m_memory_bar = nullptr;
+    ResultPtr m_result;
     QStringList m_warning_texts;
-    bool m_has_error = false;
+    QString m_error;
+    QString m_shown_messages;
+    bool m_stale = false;
     bool m_busy = false;
 };
 

@@ -7,78 +7,24 @@
 #include <QPainter>
 #include <QStringList>
 #include <QToolTip>
+#include <QVector>
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <map>
-#include <tuple>
 
 namespace iterscope::ui {
 namespace {
 constexpr int kMinTickSpacingPx = 90;
 constexpr int kMargin = 8;
-
-// Row order top to bottom follows an iteration: input, forward, backward, exchange, update.
-int rowKind(const TimelineEvent& e) {
-    switch (e.stream) {
-    case Stream::Input:
-        return 0;
-    case Stream::Compute:
-        if (e.kind == EventKind::StragglerWait || e.kind == EventKind::InputWait ||
-            e.kind == EventKind::ServerWait)
-            return 4; // idle time that ends the step, drawn beside the update
-        return e.kind == EventKind::Backward || e.kind == EventKind::StageBackward ? 2 : 1;
-    case Stream::Communication:
-        return 3;
-    case Stream::Update:
-        return 4;
-    }
-    return 1;
-}
-
-// Mid-lightness hues stay readable on light and dark palettes alike.
-QColor kindColor(int kind) {
-    switch (kind) {
-    case 0:
-        return QColor(0x26, 0xa6, 0x9a); // input copy
-    case 1:
-        return QColor(0x4c, 0x8b, 0xf5); // forward
-    case 2:
-        return QColor(0xf0, 0x8c, 0x2e); // backward
-    case 3:
-        return QColor(0xd9, 0x53, 0x4f); // communication
-    default:
-        return QColor(0x9c, 0x6a, 0xde); // update
-    }
-}
-
-// The row an event goes to: with several groups, forward and backward share one compute
-// row, so a pipeline stage's bubble is a gap in it rather than in two half-empty rows.
-int rowSlot(const TimelineEvent& e, bool grouped) {
-    const int kind = rowKind(e);
-    return grouped && kind == 2 ? 1 : kind;
-}
-
 constexpr int kMaxGroupWidthPx = 150;
 
-QString kindLabel(int kind, bool input_is_prefetch, bool grouped = false) {
-    if (grouped && kind == 1)
-        return TimelineView::tr("Compute");
-    switch (kind) {
-    case 0:
-        // Overlapped, the copy under this iteration's forward pass brings the next batch.
-        return input_is_prefetch ? TimelineView::tr("Input prefetch")
-                                 : TimelineView::tr("Input copy");
-    case 1:
-        return TimelineView::tr("Forward");
-    case 2:
-        return TimelineView::tr("Backward");
-    case 3:
-        return TimelineView::tr("Communication");
-    default:
-        return TimelineView::tr("Update");
-    }
+QStaticText staticText(const QString& text, const QFont& font) {
+    QStaticText out(text);
+    out.setTextFormat(Qt::PlainText);
+    out.prepare(QTransform(), font);
+    return out;
 }
 
 } // namespace
@@ -97,8 +43,9 @@ TimelineView::TimelineView(QWidget* parent)
 QSize TimelineView::sizeHint() const {
     // Every row at its full height (geometryFor caps rows at that), axis and legend.
     const QFontMetrics fm = fontMetrics();
-    const int rows = std::max<int>(5, static_cast<int>(m_rows.size()));
-    return {900, 2 * (fm.height() + 10) + rows * (fm.height() + 14) + kMargin};
+    // Every row at the height that shows its label, axis and legend.
+    const int rows = std::max<int>(5, static_cast<int>(m_rows.rows.size()));
+    return {900, 2 * (fm.height() + 10) + rows * (fm.height() + 4) + kMargin};
 }
 
 QSize TimelineView::minimumSizeHint() const {
@@ -107,84 +54,61 @@ QSize TimelineView::minimumSizeHint() const {
 }
 
 double TimelineView::totalMs() const {
-    if (!m_result)
-        return 1;
-    double total = m_result->prediction.iteration_ms;
-    for (const auto& e : m_result->prediction.timeline)
-        total = std::max(total, e.start_ms + e.duration_ms);
-    return total > 0 ? total : 1;
+    return m_total_ms;
 }
 
 void TimelineView::rebuildRows() {
-    m_rows.clear();
-    m_groups.clear();
-    m_event_rows.clear();
-    m_group_width = 0;
-    if (!m_result)
-        return;
-    const auto& prediction = m_result->prediction;
-    const int groups = std::max<int>(1, static_cast<int>(prediction.groups.size()));
-    const bool grouped = groups > 1;
-    const auto groupOf = [groups](const TimelineEvent& e) {
-        return std::clamp(e.group, 0, groups - 1);
-    };
-    using Key = std::tuple<int, int, int>; // (group, kind, lane) -> row
-    std::map<Key, int> index;
-    for (const auto& e : prediction.timeline)
-        index.emplace(Key{groupOf(e), rowSlot(e, grouped), std::max(0, e.lane)}, 0);
-    int row = 0;
-    for (auto& [key, value] : index) {
-        const auto [group, kind, lane] = key;
-        value = row++;
-        QString label = kindLabel(kind, m_input_is_prefetch, grouped);
-        if (lane > 0)
-            label += QStringLiteral(" %1").arg(lane + 1);
-        m_rows.push_back({label, kind, lane, group});
+    m_rows = m_result ? timelineRows(m_result->prediction, m_input_is_prefetch) : TimelineRows{};
+    m_total_ms = 1;
+    if (m_result) {
+        m_total_ms = m_result->prediction.iteration_ms;
+        for (const auto& e : m_result->prediction.timeline)
+            m_total_ms = std::max(m_total_ms, e.start_ms + e.duration_ms);
+        if (!(m_total_ms > 0))
+            m_total_ms = 1;
     }
-    for (const auto& e : prediction.timeline)
-        m_event_rows.push_back(index[Key{groupOf(e), rowSlot(e, grouped), std::max(0, e.lane)}]);
+    rebuildText();
+}
 
-    // One block per group that has rows. "stage 1 (conv1 to res3d)" reads as its name, its
-    // GPU count, then its layers, as far as the block's height allows.
-    const QFontMetrics fm = fontMetrics();
-    for (int g = 0; g < groups; ++g) {
-        Group block;
-        block.first_row = -1;
-        for (std::size_t r = 0; r < m_rows.size(); ++r)
-            if (m_rows[r].group == g) {
-                if (block.first_row < 0)
-                    block.first_row = static_cast<int>(r);
-                ++block.rows;
-            }
-        if (block.rows == 0)
-            continue;
-        if (grouped) {
-            const auto& info = prediction.groups[static_cast<std::size_t>(g)];
-            const QString label = QString::fromStdString(info.label);
-            const qsizetype paren = label.indexOf(QStringLiteral(" ("));
-            block.lines << (paren > 0 ? label.left(paren) : label);
-            if (info.gpus > 1)
-                block.lines << tr("%1 GPUs").arg(info.gpus);
-            if (paren > 0)
-                block.lines << label.mid(paren + 1);
-            for (int i = 0; i < std::min<int>(2, static_cast<int>(block.lines.size())); ++i)
+void TimelineView::rebuildText() const {
+    // Row labels, group names and the legend are laid out once per result (and font), not
+    // on every paint: a slider drag repaints the timeline on every step.
+    const QFont f = font();
+    const QFontMetrics fm(f);
+    m_row_text.clear();
+    for (const auto& row : m_rows.rows)
+        m_row_text.push_back(staticText(row.label, f));
+    m_group_width = 0;
+    m_group_text.clear();
+    for (const auto& block : m_rows.blocks) {
+        std::vector<QString> lines;
+        for (qsizetype i = 0; i < block.lines.size(); ++i) {
+            if (i < 2)
                 m_group_width = std::max(m_group_width, fm.horizontalAdvance(block.lines[i]));
+            lines.push_back(block.lines[i]);
         }
-        m_groups.push_back(block);
+        m_group_text.push_back(std::move(lines));
     }
-    if (grouped)
+    if (m_rows.grouped)
         m_group_width = std::min(m_group_width, kMaxGroupWidthPx) + kMargin;
+    m_legend_text.clear();
+    for (int k = 0; k < kBarKinds; ++k) {
+        const auto kind = static_cast<BarKind>(k);
+        if (m_rows.has(kind))
+            m_legend_text.push_back({kind, staticText(barKindLabel(kind, m_input_is_prefetch), f)});
+    }
+    m_text_font = f;
 }
 
 int TimelineView::groupOfRow(int row) const {
-    return row >= 0 && row < static_cast<int>(m_rows.size())
-               ? m_rows[static_cast<std::size_t>(row)].group
+    return row >= 0 && row < static_cast<int>(m_rows.rows.size())
+               ? m_rows.rows[static_cast<std::size_t>(row)].group
                : -1;
 }
 
 QStringList TimelineView::rowLabels() const {
     QStringList labels;
-    for (const auto& row : m_rows)
+    for (const auto& row : m_rows.rows)
         labels << row.label;
     return labels;
 }
@@ -204,9 +128,9 @@ void TimelineView::setResult(ResultPtr result) {
     m_result = std::move(result);
     m_input_is_prefetch = m_result && m_result->scenario.software.overlap_input;
     m_hover_event = -1;
-    const std::size_t rows = m_rows.size();
+    const std::size_t rows = m_rows.rows.size();
     rebuildRows();
-    if (m_rows.size() != rows)
+    if (m_rows.rows.size() != rows)
         updateGeometry(); // sizeHint follows the row count
     const double width = geometryFor(rect()).plot.width();
     if (m_fitted || m_window.end_ms > totalMs())
@@ -274,10 +198,10 @@ TimelineView::Geometry TimelineView::geometryFor(const QRect& rect) const {
     g.axis_height = fm.height() + 10;
     const int legend_height = fm.height() + 10;
     g.plot = rect.adjusted(g.label_width, g.axis_height, -kMargin, -legend_height);
-    const int rows = std::max<int>(1, static_cast<int>(m_rows.size()));
+    const int rows = std::max<int>(1, static_cast<int>(m_rows.rows.size()));
     // Row blocks of many stages squeeze further than one GPU's rows: the group names stay
     // readable, and a stage's bars are still seen at three pixels.
-    const int min_row = m_groups.size() > 1 ? 3 : 6;
+    const int min_row = m_rows.grouped ? 3 : 6;
     g.row_height = std::clamp(g.plot.height() / rows, min_row, fm.height() + 14);
     g.plot.setHeight(std::min(g.plot.height(), g.row_height * rows));
     if (g.plot.width() < 1)
@@ -288,6 +212,7 @@ TimelineView::Geometry TimelineView::geometryFor(const QRect& rect) const {
 void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     const QPalette& pal = palette();
     p.save();
+    p.setFont(font()); // the text laid out in advance is in the widget's font
     p.setClipRect(rect);
     p.fillRect(rect, pal.color(QPalette::Base));
     p.setPen(pal.color(QPalette::Text));
@@ -300,40 +225,46 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     const TimeWindow w = m_window.resized(g.plot.width());
     const QFontMetrics fm = p.fontMetrics();
 
+    if (m_text_font != font())
+        rebuildText();
+
     // Row bands and labels; with several groups the bands alternate by group, and each
     // group's name stands left of its rows.
-    const bool grouped = m_groups.size() > 1;
-    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+    const bool grouped = m_rows.grouped;
+    for (std::size_t i = 0; i < m_rows.rows.size(); ++i) {
         const QRect band(rect.left(), g.plot.top() + static_cast<int>(i) * g.row_height,
                          rect.width(), g.row_height);
-        if ((grouped ? m_rows[i].group : static_cast<int>(i)) % 2 == 1)
+        if ((grouped ? m_rows.rows[i].group : static_cast<int>(i)) % 2 == 1)
             p.fillRect(band, pal.color(QPalette::AlternateBase));
         // Labels taller than their rows would write over each other; the group names and
         // the tooltips still say what the rows are.
         if (g.row_height < fm.height() - 4)
             continue;
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QRect(rect.left() + kMargin + g.group_width, band.top(),
-                         g.label_width - g.group_width - 2 * kMargin, band.height()),
-                   Qt::AlignVCenter | Qt::AlignLeft, m_rows[i].label);
+        p.drawStaticText(QPoint(rect.left() + kMargin + g.group_width,
+                                band.top() + (band.height() - fm.height()) / 2),
+                         m_row_text[i]);
     }
     if (grouped) {
         QColor rule = pal.color(QPalette::Text);
         rule.setAlpha(90);
-        for (const Group& group : m_groups) {
-            const QRect block(rect.left() + kMargin, g.plot.top() + group.first_row * g.row_height,
-                              g.group_width - kMargin, group.rows * g.row_height);
+        for (std::size_t b = 0; b < m_rows.blocks.size(); ++b) {
+            const auto& block = m_rows.blocks[b];
+            const QRect box(rect.left() + kMargin, g.plot.top() + block.first_row * g.row_height,
+                            g.group_width - kMargin, block.rows * g.row_height);
             p.setPen(rule);
-            p.drawLine(rect.left(), block.top(), rect.right(), block.top());
+            p.drawLine(rect.left(), box.top(), rect.right(), box.top());
             // As many lines as the block has room for, the name first.
-            const int fit = std::max(1, block.height() / fm.height());
-            const int shown = std::min<int>(fit, static_cast<int>(group.lines.size()));
-            const int top = block.top() + (block.height() - shown * fm.height()) / 2;
+            const auto& lines = m_group_text[b];
+            const int fit = std::max(1, box.height() / fm.height());
+            const int shown = std::min<int>(fit, static_cast<int>(lines.size()));
+            const int top = box.top() + (box.height() - shown * fm.height()) / 2;
             p.setPen(pal.color(QPalette::Text));
             for (int l = 0; l < shown; ++l)
-                p.drawText(QRect(block.left(), top + l * fm.height(), block.width(), fm.height()),
-                           Qt::AlignVCenter | Qt::AlignLeft,
-                           fm.elidedText(group.lines[l], Qt::ElideRight, block.width()));
+                p.drawText(
+                    QRect(box.left(), top + l * fm.height(), box.width(), fm.height()),
+                    Qt::AlignVCenter | Qt::AlignLeft,
+                    fm.elidedText(lines[static_cast<std::size_t>(l)], Qt::ElideRight, box.width()));
         }
     }
 
@@ -357,53 +288,70 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     p.drawLine(g.plot.left(), g.plot.top(), g.plot.right(), g.plot.top());
 
     // Bars. Sub-pixel events still get one pixel so nothing disappears when zoomed out.
+    // Outlines are drawn in one pass per colour after the fills: switching pens per bar is
+    // what a thousand bars cost.
     p.setClipRect(g.plot.adjusted(0, 0, 1, 1));
     const auto& events = m_result->prediction.timeline;
-    const QColor highlight = pal.color(QPalette::Highlight);
+    std::array<QVector<QRect>, kBarKinds> outlines;
+    QVector<std::pair<QRect, std::size_t>> labelled;
+    QRect selected_bars[2];
+    int selected_count = 0;
+    QRect hovered;
     for (std::size_t i = 0; i < events.size(); ++i) {
         const auto& e = events[i];
         const double x0 = w.timeToX(e.start_ms);
         const double x1 = w.timeToX(e.start_ms + e.duration_ms);
         if (x1 < 0 || x0 > g.plot.width())
             continue;
-        const int row = i < m_event_rows.size() ? m_event_rows[i] : 0;
-        const int left = g.plot.left() + static_cast<int>(std::floor(std::max(x0, -2.0)));
-        const int right =
-            g.plot.left() + static_cast<int>(std::ceil(std::min(x1, g.plot.width() + 2.0)));
-        const QRect bar(left, g.plot.top() + row * g.row_height + 2, std::max(1, right - left),
-                        g.row_height - 4);
-        const bool selected = m_selected_layer >= 0 && e.layer == m_selected_layer;
-        QColor fill = kindColor(rowKind(e));
-        if (m_selected_layer >= 0 && !selected)
-            fill.setAlpha(110);
-        p.fillRect(bar, fill);
-        if (bar.width() > 3) {
-            p.setPen(fill.darker(140));
-            p.drawRect(bar.adjusted(0, 0, -1, -1));
-        }
-        if (selected || static_cast<int>(i) == m_hover_event) {
-            p.setPen(QPen(selected ? highlight : pal.color(QPalette::Text), 2));
-            p.drawRect(bar.adjusted(-1, -1, 0, 0));
-        }
-        if (bar.width() > 40 && g.row_height >= fm.height()) {
-            p.setPen(Qt::white);
-            // Elided in the middle: the end says the layer and the pass.
-            p.drawText(bar.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(eventName(e), Qt::ElideMiddle, bar.width() - 6));
-        }
+        const QRect bar = barRect(g, w, i, x0, x1);
+        const auto kind = barKind(e);
+        p.fillRect(bar, barColor(kind));
+        if (bar.width() > 3)
+            outlines[static_cast<std::size_t>(kind)].append(bar.adjusted(0, 0, -1, -1));
+        if (m_selected_layer >= 0 && e.layer == m_selected_layer && selected_count < 2)
+            selected_bars[selected_count++] = bar;
+        if (static_cast<int>(i) == m_hover_event)
+            hovered = bar;
+        if (bar.width() > 40 && bar.height() >= fm.height() - 2)
+            labelled.append({bar, i});
+    }
+    for (int k = 0; k < kBarKinds; ++k) {
+        if (outlines[static_cast<std::size_t>(k)].isEmpty())
+            continue;
+        p.setPen(barColor(static_cast<BarKind>(k)).darker(140));
+        p.drawRects(outlines[static_cast<std::size_t>(k)]);
+    }
+    p.setPen(Qt::white);
+    for (const auto& [bar, i] : labelled)
+        // Elided in the middle: the end says the layer and the pass.
+        p.drawText(bar.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(eventName(events[i]), Qt::ElideMiddle, bar.width() - 6));
+    // The selected layer's bars stand out by an outline in the highlight colour and a tick
+    // on the axis; the rest keep their colours, so the timeline still reads.
+    const QColor highlight = pal.color(QPalette::Highlight);
+    for (int k = 0; k < selected_count; ++k) {
+        p.setPen(QPen(highlight, 3));
+        p.drawRect(selected_bars[k].adjusted(-2, -2, 1, 1));
+    }
+    if (!hovered.isNull()) {
+        p.setPen(QPen(pal.color(QPalette::Text), 2));
+        p.drawRect(hovered.adjusted(-1, -1, 0, 0));
     }
     p.setClipRect(rect);
+    for (int k = 0; k < selected_count; ++k) {
+        const QRect& bar = selected_bars[k];
+        p.fillRect(QRect(bar.left(), g.plot.top() - 6, std::max(2, bar.width()), 5), highlight);
+    }
 
-    // Legend, so exported images explain themselves.
+    // Legend, so exported images explain themselves: the kinds drawn.
     int x = g.plot.left();
     const int y = g.plot.bottom() + 6;
-    for (int kind = 0; kind < 5; ++kind) {
-        const QString label = kindLabel(kind, m_input_is_prefetch);
-        p.fillRect(QRect(x, y + 2, fm.height() - 4, fm.height() - 4), kindColor(kind));
+    for (const auto& [kind, text] : m_legend_text) {
+        p.fillRect(QRect(x, y + 2, fm.height() - 4, fm.height() - 4), barColor(kind));
         x += fm.height();
         p.setPen(pal.color(QPalette::Text));
-        p.drawText(QPoint(x, y + fm.ascent()), label);
-        x += fm.horizontalAdvance(label) + 2 * kMargin;
+        p.drawStaticText(QPoint(x, y), text);
+        x += static_cast<int>(std::ceil(text.size().width())) + 2 * kMargin;
     }
     // The caption to the right of the legend, in its longest form that fits; none at all
     // rather than over the legend.
@@ -424,6 +372,22 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
         }
     }
     p.restore();
+}
+
+QRect TimelineView::barRect(const Geometry& g, const TimeWindow& w, std::size_t event, double x0,
+                            double x1) const {
+    const int row = event < m_rows.event_row.size() ? m_rows.event_row[event] : 0;
+    const int lanes = row < static_cast<int>(m_rows.rows.size())
+                          ? m_rows.rows[static_cast<std::size_t>(row)].lanes
+                          : 1;
+    const int lane = event < m_rows.event_lane.size() ? m_rows.event_lane[event] : 0;
+    const int left = g.plot.left() + static_cast<int>(std::floor(std::max(x0, -2.0)));
+    const int right = g.plot.left() + static_cast<int>(std::ceil(std::min(x1, w.width_px + 2.0)));
+    const int inner = std::max(1, g.row_height - 4);
+    const int lane_height = std::max(1, inner / std::max(1, lanes));
+    return {left, g.plot.top() + row * g.row_height + 2 + lane * lane_height,
+            std::max(1, right - left),
+            lanes > 1 ? lane_height - (lane + 1 < lanes ? 1 : 0) : inner};
 }
 
 QString TimelineView::eventName(const TimelineEvent& e) const {
@@ -470,7 +434,12 @@ int TimelineView::eventAt(const QPoint& pos) const {
     double best_duration = 0;
     for (std::size_t i = 0; i < events.size(); ++i) {
         const auto& e = events[i];
-        if (i >= m_event_rows.size() || m_event_rows[i] != row)
+        if (i >= m_rows.event_row.size() || m_rows.event_row[i] != row)
+            continue;
+        // Lanes within a row (grouped communication): the one under the pointer.
+        const QRect bar =
+            barRect(g, w, i, w.timeToX(e.start_ms), w.timeToX(e.start_ms + e.duration_ms));
+        if (pos.y() < bar.top() - 2 || pos.y() > bar.bottom() + 2)
             continue;
         if (e.start_ms <= t1 && e.start_ms + e.duration_ms >= t0 &&
             (best < 0 || e.duration_ms > best_duration)) {

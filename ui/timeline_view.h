@@ -4,15 +4,18 @@
 //
 // Where GPUs differ (a pipeline's stages; Prediction::groups) each GPU group gets its own
 // block of rows, one representative GPU per group, so bubbles and stage-to-stage transfers
-// are seen; forward and backward then share one compute row, so a stage's idle time is a
-// gap in it.
+// are seen (timeline_rows.h says which event goes to which row).
 #pragma once
 
 #include "predictor.h"
 #include "time_window.h"
+#include "timeline_rows.h"
 
+#include <QFont>
+#include <QStaticText>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 namespace iterscope::ui {
@@ -30,7 +33,7 @@ class TimelineView : public QWidget {
     int eventAt(const QPoint& pos) const;
     long selectedLayer() const { return m_selected_layer; }
     // Row blocks drawn, one per GPU group of the result (1 where every GPU runs alike).
-    int groupCount() const { return static_cast<int>(m_groups.size()); }
+    int groupCount() const { return static_cast<int>(m_rows.blocks.size()); }
     // The group a row belongs to, and the rows' labels top to bottom, for tests.
     int groupOfRow(int row) const;
     QStringList rowLabels() const;
@@ -64,17 +67,6 @@ class TimelineView : public QWidget {
     bool event(QEvent* event) override;
 
   private:
-    struct Row {
-        QString label;
-        int stream = 0;
-        int lane = 0;
-        int group = 0;
-    };
-    struct Group {
-        QStringList lines; // "stage 1", "4 GPUs", "(conv1 to res3d)": as many as fit
-        int first_row = 0;
-        int rows = 0;
-    };
     struct Geometry { // layout of one paint target
         QRect plot;   // the bars' area
         int label_width = 0;
@@ -83,14 +75,22 @@ class TimelineView : public QWidget {
         int group_width = 0; // the group names' column, left of the row labels
     };
     Geometry geometryFor(const QRect& rect) const;
+    // Where event `event` is drawn, its time span being x0 to x1 in the plot.
+    QRect barRect(const Geometry& g, const TimeWindow& w, std::size_t event, double x0,
+                  double x1) const;
     QString eventName(const TimelineEvent& e) const;
     void rebuildRows();
+    void rebuildText() const;
 
     ResultPtr m_result;
-    std::vector<Row> m_rows;
-    std::vector<Group> m_groups;
-    int m_group_width = 0;         // widest group line, measured once per result
-    std::vector<int> m_event_rows; // parallel to the result's timeline
+    TimelineRows m_rows;
+    double m_total_ms = 1;
+    // Text laid out once per result and font (rebuildText), and the group names' width.
+    mutable int m_group_width = 0;
+    mutable QFont m_text_font;
+    mutable std::vector<QStaticText> m_row_text;            // parallel to m_rows.rows
+    mutable std::vector<std::vector<QString>> m_group_text; // parallel to m_rows.blocks
+    mutable std::vector<std::pair<BarKind, QStaticText>> m_legend_text;
     TimeWindow m_window;
     long m_selected_layer = -1;
     int m_hover_event = -1;

@@ -47,6 +47,7 @@ void render(const ChartRenderRequest& request) {
     if (kind == "scaling") {
         auto charts = std::make_unique<ui::ScalingChartsView>();
         charts->setResult(result);
+        charts->setTitlesForced(true);
         charts->resize(1400, 620);
         widget = std::move(charts);
     } else if (kind == "timeline") {
@@ -57,6 +58,7 @@ void render(const ChartRenderRequest& request) {
     } else if (kind == "layers") {
         auto layers = std::make_unique<ui::LayerChartView>();
         layers->setResult(result);
+        layers->setTitlesForced(true);
         layers->resize(1100, 640);
         widget = std::move(layers);
     } else if (kind == "plan") {
@@ -70,7 +72,9 @@ void render(const ChartRenderRequest& request) {
                 c.dataset_images = p->dataset_images;
             if (p->max_gpus > 0)
                 c.constraints.max_gpus = static_cast<int>(p->max_gpus);
-            if (p->max_global_batch > 0)
+            if (p->max_global_batch == 0)
+                c.constraints.max_global_batch.reset();
+            else if (p->max_global_batch > 0)
                 c.constraints.max_global_batch = p->max_global_batch;
             if (p->deadline_hours > 0)
                 c.constraints.deadline_hours = p->deadline_hours;
@@ -91,8 +95,14 @@ void render(const ChartRenderRequest& request) {
     QCoreApplication::processEvents();
     QString error;
     // The scenario as caption under the chart, as File › Export writes it.
-    if (!ui::exportWidget(widget.get(), out, &error, request.scale, settings.label(),
-                          settings.label()))
+    QString caption = ui::labelText(result->label);
+    QWidget* target = widget.get();
+    if (auto* plan = qobject_cast<ui::PlanView*>(target)) {
+        // The chart alone, as File › Export writes it.
+        caption = plan->exportCaption();
+        target = plan->exportTarget();
+    }
+    if (!ui::exportWidget(target, out, &error, request.scale, caption, caption))
         throw InputError(error.toStdString());
 }
 

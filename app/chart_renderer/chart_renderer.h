@@ -16,7 +16,8 @@ struct PlanChartRequest {
     int64_t epochs = 0;
     int64_t dataset_images = 0;
     int64_t max_gpus = 0;
-    int64_t max_global_batch = 0;
+    // -1: the default bound (plan.h, kDefaultMaxGlobalBatch); 0: no bound.
+    int64_t max_global_batch = -1;
     double deadline_hours = 0;
     double budget_usd = 0;
     const char* prices = "";
@@ -24,9 +25,9 @@ struct PlanChartRequest {
 
 struct ChartRenderRequest {
     const ScenarioFlags* flags = nullptr;
-    const char* kind = "scaling"; // scaling, timeline, layers or plan
-    const char* out = "";         // .png, .svg or .pdf
-    double scale = 2;             // PNG pixels per widget pixel
+    const char* kind = "scaling";           // scaling, timeline, layers or plan
+    const char* out = "";                   // .png, .svg or .pdf
+    double scale = 2;                       // PNG pixels per widget pixel
     const PlanChartRequest* plan = nullptr; // kind "plan" only; null: the defaults
 };
 

@@ -102,8 +102,9 @@ const CommandRegistration registration{
         cmd->add_option("--max-gpus", plan.max_gpus, "Plan: at most this many GPUs")
             ->check(CLI::Range(int64_t{1}, int64_t{1024}));
         cmd->add_option("--max-global-batch", plan.max_global_batch,
-                        "Plan: at most this many images per iteration")
-            ->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+                        "Plan: at most this many images per iteration (default 8192; 0: no "
+                        "bound)")
+            ->check(CLI::Range(int64_t{0}, int64_t{1} << 24));
         cmd->add_option("--deadline-hours", plan.deadline_hours, "Plan: train within this")
             ->check(CLI::PositiveNumber);
         cmd->add_option("--budget-usd", plan.budget_usd, "Plan: spend at most this")

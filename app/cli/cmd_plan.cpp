@@ -52,7 +52,7 @@ PlanRequest buildRequest(const PlanOptions& o) {
     if (o.max_gpus)
         requireRange(*o.max_gpus, 1, kMaxGpusFlag, "--max-gpus");
     if (o.max_global_batch)
-        requireRange(*o.max_global_batch, 1, int64_t{1} << 40, "--max-global-batch");
+        requireRange(*o.max_global_batch, 0, int64_t{1} << 40, "--max-global-batch");
     requirePositive(o.deadline_hours, "--deadline-hours");
     requirePositive(o.budget_usd, "--budget-usd");
 
@@ -61,7 +61,10 @@ PlanRequest buildRequest(const PlanOptions& o) {
     r.epochs = static_cast<int>(o.epochs);
     if (o.max_gpus)
         r.constraints.max_gpus = static_cast<int>(*o.max_gpus);
-    r.constraints.max_global_batch = o.max_global_batch;
+    // Bounded unless told otherwise; 0 lifts the bound.
+    const int64_t max_batch = o.max_global_batch.value_or(kDefaultMaxGlobalBatch);
+    if (max_batch > 0)
+        r.constraints.max_global_batch = max_batch;
     r.constraints.deadline_hours = o.deadline_hours;
     r.constraints.budget_usd = o.budget_usd;
     if (!o.precision.empty())
@@ -96,8 +99,7 @@ void run(const PlanOptions& o) {
     if (result.selection.meeting_constraints == 0)
         throw InputError("plan: " + relaxAdvice(result.candidates, request.constraints));
 
-    const PlanReport report{request, result,
-                            planNotes(request, result, o.max_global_batch.has_value())};
+    const PlanReport report{request, result, planNotes(request, result, o.max_global_batch)};
     if (o.format == "json") {
         std::cout << planJson(report, o.all).dump(2) << "\n";
     } else if (o.format == "csv") {
@@ -138,7 +140,8 @@ const CommandRegistration registration{
         cmd->add_option("--image", o->image, "Square input size (pixels)");
         cmd->add_option("--max-gpus", o->max_gpus, "At most this many GPUs (default 1024)");
         cmd->add_option("--max-global-batch", o->max_global_batch,
-                        "At most this many images per iteration over all GPUs");
+                        "At most this many images per iteration over all GPUs (default 8192, "
+                        "where ResNet-50 keeps its accuracy; 0: no bound)");
         cmd->add_option("--deadline-hours", o->deadline_hours, "Train within this many hours");
         cmd->add_option("--budget-usd", o->budget_usd, "Spend at most this many US dollars");
         cmd->add_option("--prices", o->prices,

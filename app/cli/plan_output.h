@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,9 @@ std::string planCsv(const PlanReport& report, bool with_all);
 std::string planTable(const PlanReport& report, bool with_all);
 
 // The caveats a reader needs: GPUs left out of the cost ranking for want of a price, host
-// power not known, a large global batch chosen without --max-global-batch.
+// power not known, the global batch bounded by default (`max_global_batch_flag` unset), or
+// a large global batch chosen once --max-global-batch 0 lifted the bound.
 std::vector<std::string> planNotes(const PlanRequest& request, const PlanResult& result,
-                                   bool max_global_batch_given);
+                                   const std::optional<int64_t>& max_global_batch_flag);
 
 } // namespace iterscope::cli

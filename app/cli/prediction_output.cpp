@@ -3,6 +3,8 @@
 #include "cli/table.h"
 #include "validation/error_band.h"
 
+#include <cmath>
+
 namespace iterscope::cli {
 
 namespace {
@@ -141,6 +143,7 @@ std::string summaryTable(const Scenario& s, const Prediction& p) {
     if (p.staleness > 0)
         t.addRow({"staleness", fixed(p.staleness, 0), "gradients"});
     t.addRule();
+    // The band as it is, below and above: it is rarely symmetric (-8% / +4%).
     const ErrorBand band = errorBandFor(shippedErrorBands(), s);
     // Symmetric in log space, so the same in percent for the time and the throughput.
     const std::string pm = band.rows > 0 ? " -" + fixed(band.belowPercent(), 0) + "%/+" +

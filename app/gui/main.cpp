@@ -1,6 +1,7 @@
 // iterscope: the desktop what-if analyzer (DESIGN.md "Interfaces"):
 //   iterscope [--network NETWORK] [scenario flags] [--window-size WxH] [--screenshot FILE.png]
 #include "main_window.h"
+#include "plan_view.h"
 #include "settings_from_choices.h"
 
 #include "exporters.h"
@@ -9,6 +10,10 @@
 #include "util/error.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <CLI/CLI.hpp>
@@ -24,9 +29,10 @@
 
 namespace {
 const char* const kScenarioOptions[] = {
-    "--network",       "--gpu",     "--system",    "--software",  "--nodes",
-    "--gpus-per-node", "--batch",   "--image",     "--precision", "--sync",
-    "--allreduce",     "--overlap", "--bucket-mb", "--ps-count"};
+    "--network",         "--gpu",           "--system",    "--software",  "--nodes",
+    "--gpus-per-node",   "--batch",         "--image",     "--precision", "--sync",
+    "--allreduce",       "--overlap",       "--bucket-mb", "--ps-count",  "--parallel",
+    "--pipeline-stages", "--micro-batches", "--schedule"};
 
 // "1280x720" -> 1280×720; each side from 200 to 8192 pixels.
 std::optional<QSize> parseWindowSize(const std::string& text) {
@@ -66,6 +72,9 @@ int main(int argc, char** argv) {
                    "ready (default): after the prediction is shown; loading: while it computes")
         ->check(CLI::IsMember({"ready", "loading"}));
     cli.add_flag("--dark", dark, "Use a dark palette");
+    std::string tab;
+    cli.add_option("--tab", tab, "Show this view tab: scaling, layers or plan")
+        ->check(CLI::IsMember({"scaling", "layers", "plan"}));
     std::string window_size;
     cli.add_option("--window-size", window_size,
                    "Window size WxH in pixels, e.g. 1280x720 (with --screenshot: the PNG's "
@@ -118,16 +127,15 @@ int main(int argc, char** argv) {
     iterscope::ui::MainWindow window(!shooting);
     if (dark)
         window.setDarkTheme(true);
-    if (!session.empty()) {
-        auto loaded = iterscope::ui::loadSession(QString::fromStdString(session), &error_text);
-        if (!loaded) {
-            std::cerr << "iterscope: " << error_text.toStdString() << "\n";
-            return 1;
-        }
-        // The session's scenario replaces the flags'.
-        settings = loaded->current;
-        window.applySession(*loaded);
-        scenario_given = true;
+    if (!tab.empty())
+        window.viewTabs()->setCurrentIndex(tab == "scaling" ? 0 : tab == "layers" ? 1 : 2);
+    // The session's scenario replaces the flags'.
+    const bool from_session = !session.empty();
+    if (from_session &&
+        !window.openSession(QFileInfo(QString::fromStdString(session)).absoluteFilePath(),
+                            &error_text)) {
+        std::cerr << "iterscope: " << error_text.toStdString() << "\n";
+        return 1;
     }
     if (shooting) {
         window.setAttribute(Qt::WA_DontShowOnScreen,
@@ -141,16 +149,23 @@ int main(int argc, char** argv) {
             window.setScenario(settings);
             window.showBusyIndicator();
         } else {
-            window.setScenario(settings);
+            if (!from_session)
+                window.setScenario(settings);
             if (!window.waitForResult(120000)) {
                 std::cerr << "iterscope: the prediction did not finish in time\n";
                 return 1;
             }
         }
+        // The Plan tab computes its plan once shown: the picture waits for it.
+        QElapsedTimer planning;
+        planning.start();
+        while (window.planView()->isBusy() && planning.elapsed() < 120000)
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
         // Results change label texts; their layouts settle on the next turn of the loop.
         QCoreApplication::processEvents();
         QString error;
-        if (!window.lastError().isEmpty() && !window.currentResult()) {
+        if (!window.waitingSession().isEmpty() ||
+            (!window.lastError().isEmpty() && !window.currentResult())) {
             std::cerr << "iterscope: " << window.lastError().toStdString() << "\n";
             return 1;
         }
@@ -162,7 +177,7 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    if (scenario_given || !window.restoreLastSession())
+    if (!from_session && (scenario_given || !window.restoreLastSession()))
         window.setScenario(settings);
     if (size) {
         window.resize(*size);

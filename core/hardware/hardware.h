@@ -45,7 +45,7 @@ struct GpuProfile {
     double dram_efficiency = 0.9;
     double legacy_tensor_fraction = 1.0;
     // How the board mounts: "pcie" (a card in a slot) or "sxm" (a module on a vendor's
-    // baseboard). Decides which generic systems can hold it (core/plan/compatibility.h).
+    // baseboard). Decides which generic systems can hold it (core/hardware/compatibility.h).
     std::string form_factor = "pcie";
     // A public on-demand cloud price per GPU-hour, where one was found; prices move, so the
     // source and the day it was read travel with it. Empty: no shipped price.
@@ -106,7 +106,7 @@ struct SystemProfile {
     // Power of one node without its GPUs (CPUs, memory, NICs, switches, fans), for the
     // planner's energy; 0: not known.
     double host_watts_per_node = 0;
-    // Which GPU profiles the system takes (core/plan/compatibility.h): the ids listed here;
+    // Which GPU profiles the system takes (core/hardware/compatibility.h): the ids listed here;
     // else default_gpu when set; else any GPU of form factor gpu_form_factor.
     std::vector<std::string> compatible_gpus;
     std::string gpu_form_factor = "pcie";

@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,7 +51,17 @@ Network readOnnxFile(const std::string& path, int64_t batch, std::vector<std::st
     const onnx_import::Model model = onnx_import::parseModel(stream, st.st_size, path);
     if (stream.GetErrno() != 0)
         throw InputError(path + ": read error: " + std::strerror(stream.GetErrno()));
-    return importModel(model, path, batch, warnings);
+    Network net = importModel(model, path, batch, warnings);
+    // Exporters name every graph alike (PyTorch: "torch_jit", "main_graph"): the file's
+    // name says which network it is.
+    static const char* const kGenericNames[] = {
+        "", "onnx", "graph", "main_graph", "torch_jit", "torch-jit-export", "tf2onnx"};
+    for (const char* generic : kGenericNames)
+        if (net.name == generic) {
+            net.name = std::filesystem::path(path).stem().string();
+            break;
+        }
+    return net;
 }
 
 Network readOnnxBytes(const std::string& bytes, const std::string& name_for_errors, int64_t batch,

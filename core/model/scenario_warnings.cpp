@@ -1,5 +1,7 @@
 #include "model/scenario_warnings.h"
 
+#include "hardware/compatibility.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -59,6 +61,14 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
                            " is an SXM module, which mounts on an NVLink "
                            "baseboard, not in a PCIe slot: the " +
                            nameOf(s.system) + " cannot hold it, and its NVLink goes unused here."});
+    // A product (a DGX) holds the SXM module it ships with: another one needs another
+    // baseboard (an A100 SXM4 in a DGX-1).
+    if (!pcie_host && isSxmModule(gpu) && !gpuFitsSystem(gpu, s.system))
+        out.push_back({Level::Caution, "gpu-not-in-system",
+                       "The " + nameOf(gpu) + " does not fit the " + nameOf(s.system) + ", which " +
+                           systemGpuRule(s.system) +
+                           ": its baseboard holds no other module, and the prediction puts this "
+                           "one on links it was not built for."});
     if (!pcie_host && !isSxmModule(gpu) && gpu.nvlink_links == 0)
         out.push_back({Level::Caution, "pcie-card-in-nvlink-system",
                        "The " + nameOf(gpu) + " is a PCIe card without NVLink, but the " +

@@ -5,9 +5,9 @@
 // slot, so the order of the candidates never depends on the threads.
 #include "plan/plan.h"
 
+#include "hardware/compatibility.h"
 #include "model/memory_model.h"
 #include "model/model.h"
-#include "plan/compatibility.h"
 #include "util/error.h"
 #include "validation/error_band.h"
 

@@ -28,6 +28,10 @@ inline constexpr int64_t kPlanMaxBatchPerGpu = 1024;
 // linear learning-rate scaling and warm-up; beyond it accuracy fell. A plan that picks a
 // larger global batch says so.
 inline constexpr int64_t kLargeGlobalBatch = 8192;
+// What the CLI's plan and the GUI's Plan tab bound the global batch to unless told
+// otherwise (--max-global-batch 0 lifts it): without a bound, the fastest point of a default
+// plan trained with global batches so large that it would not reach the same accuracy.
+inline constexpr int64_t kDefaultMaxGlobalBatch = kLargeGlobalBatch;
 
 struct PlanConstraints {
     int max_gpus = kDefaultPlanMaxGpus; // also bounds the layouts plan() enumerates

@@ -1,7 +1,7 @@
 #include "plan/plan_inputs.h"
 
+#include "hardware/compatibility.h"
 #include "hardware/profile_loader.h"
-#include "plan/compatibility.h"
 #include "plan/prices.h"
 #include "util/error.h"
 

@@ -2,7 +2,7 @@
 
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
-#include "plan/compatibility.h"
+#include "hardware/compatibility.h"
 #include "util/error.h"
 #include "util/precision.h"
 

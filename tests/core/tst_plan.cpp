@@ -1,10 +1,10 @@
 // The planner (issue 15 "Checks"): time, cost and energy follow their formulas, the Pareto
 // front is undominated, constraints hold, a user's prices win, a batch that does not fit is
 // never a candidate, and bad prices files are one clear error.
+#include "hardware/compatibility.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/model.h"
-#include "plan/compatibility.h"
 #include "plan/plan.h"
 #include "plan/plan_inputs.h"
 #include "plan/prices.h"

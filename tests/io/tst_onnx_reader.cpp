@@ -149,6 +149,14 @@ class TestOnnxReader : public QObject {
             QVERIFY2(l.kind != LayerKind::Identity, l.name.c_str());
     }
 
+    void aPyTorchExportIsNamedAfterItsFile() {
+        // torch.onnx names every graph "torch_jit" (or "main_graph"): the file says which
+        // network it is.
+        const Network net =
+            readOnnxFile(ITERSCOPE_TEST_DATA "/onnx/resnet18.structure.onnx", 1, nullptr);
+        QCOMPARE(QString::fromStdString(net.name), QStringLiteral("resnet18.structure"));
+    }
+
     void importedNetworksRoundTripThroughJson() {
         for (const QString& name : onnxTruth().keys()) {
             const Network net = readOnnxFile(

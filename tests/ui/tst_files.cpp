@@ -169,7 +169,7 @@ class TestFiles : public QObject {
         const QImage image(path("hidden.png"));
         const QSize chart = w.viewTabs()->currentWidget()->size();
         // The stand-in has the visible tab's size, and so its width for the caption.
-        const int caption = captionHeight(w.scalingCharts(), w.currentResult()->settings.label());
+        const int caption = captionHeight(w.scalingCharts(), labelText(w.currentResult()->label));
         QVERIFY(caption > 0);
         QCOMPARE(image.width(), chart.width() * 2);
         QCOMPARE(image.height(), (chart.height() + caption) * 2);

@@ -61,7 +61,7 @@ class TestMainWindow : public QObject {
         QVERIFY(w.currentResult()->prediction.iteration_ms > 0);
         QVERIFY(
             w.summaryPanel()->figure(QStringLiteral("iteration")).contains(QStringLiteral(" ms")));
-        QVERIFY(w.layerModel()->rowCount() > 50);
+        QVERIFY(w.layerModel()->layerCount() > 50);
         QVERIFY(w.timeline()->totalMs() > 0);
         QCOMPARE(w.currentResult()->curves.by_gpus.front().x, 1.0);
     }
@@ -226,13 +226,15 @@ class TestMainWindow : public QObject {
         MainWindow w(false);
         w.setScenario(ScenarioSettings{});
         QVERIFY(w.waitForResult());
-        const QModelIndex row = w.layerProxy()->index(3, 0);
+        const auto& timings = w.currentResult()->prediction.layers;
+        const long layer = long(timings[3].layer);
+        const QModelIndex row = w.layerProxy()->mapFromSource(w.layerModel()->indexForLayer(layer));
         w.layerView()->setCurrentIndex(row);
-        const long layer = long(row.data(LayerTableModel::LayerIndexRole).toLongLong());
         QCOMPARE(w.timeline()->selectedLayer(), layer);
-        const long other =
-            long(w.layerProxy()->index(7, 0).data(LayerTableModel::LayerIndexRole).toLongLong());
+        // A layer inside a module (layer2.0.conv1): its module opens to show it.
+        const long other = long(timings[40].layer);
         emit w.timeline()->layerClicked(other);
+        QVERIFY(w.layerView()->isExpanded(w.layerView()->currentIndex().parent()));
         QCOMPARE(long(w.layerView()
                           ->currentIndex()
                           .siblingAtColumn(0)

@@ -3,6 +3,7 @@
 #include "charts.h"
 #include "exporters.h"
 #include "layer_table_model.h"
+#include "layer_tree.h"
 
 #include "network/analysis.h"
 #include "network/zoo.h"
@@ -48,6 +49,18 @@ ResultPtr handMadeResult() {
     return result;
 }
 
+// Every layer row under `parent`, depth first (modules are not layers).
+QList<QModelIndex> layerRows(const QAbstractItemModel& m, const QModelIndex& parent = {}) {
+    QList<QModelIndex> out;
+    for (int r = 0; r < m.rowCount(parent); ++r) {
+        const QModelIndex i = m.index(r, 0, parent);
+        if (i.data(LayerTableModel::LayerIndexRole).toLongLong() >= 0)
+            out.append(i);
+        out += layerRows(m, i);
+    }
+    return out;
+}
+
 int totalsRow(const QAbstractItemModel& m) {
     for (int r = 0; r < m.rowCount(); ++r)
         if (m.index(r, 0).data(LayerTableModel::IsTotalsRole).toBool())
@@ -66,10 +79,44 @@ class TestModels : public QObject {
         QCOMPARE(model.rowCount(), 0); // no result yet: an empty table, not a crash
         const auto result = handMadeResult();
         model.setResult(result);
-        QCOMPARE(model.rowCount(), int(result->prediction.layers.size()) + 1);
+        QCOMPARE(layerRows(model).size(), qsizetype(result->prediction.layers.size()));
+        QVERIFY(model.hasModules()); // torchvision's AlexNet: features.0, ..., classifier.6
         QCOMPARE(model.columnCount(), int(LayerTableModel::ColumnCount));
         model.setResult(nullptr);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void modulesHoldTheirLayersWithSubtotals() {
+        LayerTableModel model;
+        const auto result = handMadeResult();
+        model.setResult(result);
+        QCOMPARE(model.index(0, LayerTableModel::Name).data().toString(),
+                 QStringLiteral("features"));
+        QVERIFY(model.index(0, 0).data(LayerTableModel::IsModuleRole).toBool());
+        const QModelIndex features = model.index(0, 0);
+        double forward = 0;
+        for (const QModelIndex& layer : layerRows(model, features)) {
+            QVERIFY(layer.data(LayerTableModel::FullNameRole).toString().startsWith("features."));
+            forward += layer.siblingAtColumn(LayerTableModel::Forward)
+                           .data(LayerTableModel::SortRole)
+                           .toDouble();
+        }
+        QVERIFY(forward > 0);
+        QCOMPARE(features.siblingAtColumn(LayerTableModel::Forward)
+                     .data(LayerTableModel::SortRole)
+                     .toDouble(),
+                 forward);
+        QVERIFY(
+            features.siblingAtColumn(LayerTableModel::Type).data().toString().endsWith("layers"));
+    }
+
+    void shapesHaveTheBatchFirst() {
+        LayerTableModel model;
+        model.setResult(handMadeResult()); // batch 32
+        const long conv = 1; // features.0, AlexNet's first convolution: 64 × 55 × 55
+        QCOMPARE(
+            model.indexForLayer(conv).siblingAtColumn(LayerTableModel::Output).data().toString(),
+            QStringLiteral("32×64×55×55"));
     }
 
     void aNewResultForTheSameNetworkChangesDataNotRows() {
@@ -87,9 +134,11 @@ class TestModels : public QObject {
             t.forward_ms *= 2;
         model.setResult(slower); // a slider moved: same network, new numbers
         QCOMPARE(resets.count(), 0);
-        QCOMPARE(changes.count(), 1);
-        QCOMPARE(model.index(0, LayerTableModel::Forward).data().toString(),
-                 QStringLiteral("200 µs"));
+        QVERIFY(changes.count() >= 1); // the top, and each module's rows
+        const long layer = long(first->prediction.layers.front().layer);
+        QCOMPARE(
+            model.indexForLayer(layer).siblingAtColumn(LayerTableModel::Forward).data().toString(),
+            QStringLiteral("200 µs"));
         model.setResult(handMadeResult()); // another network object: rows may differ
         QCOMPARE(resets.count(), 1);
     }
@@ -113,17 +162,20 @@ class TestModels : public QObject {
         const auto result = handMadeResult();
         model.setResult(result);
         const auto& first = result->prediction.layers.front();
-        QCOMPARE(model.index(0, LayerTableModel::Name).data().toString(),
+        const QModelIndex row = model.indexForLayer(long(first.layer));
+        QCOMPARE(row.siblingAtColumn(LayerTableModel::Name).data().toString(),
                  QString::fromStdString(result->network->network.layers[first.layer].name));
-        QCOMPARE(
-            model.index(0, LayerTableModel::Forward).data(LayerTableModel::SortRole).toDouble(),
-            first.forward_ms);
-        QCOMPARE(model.index(0, LayerTableModel::Forward).data().toString(),
+        QCOMPARE(row.siblingAtColumn(LayerTableModel::Forward)
+                     .data(LayerTableModel::SortRole)
+                     .toDouble(),
+                 first.forward_ms);
+        QCOMPARE(row.siblingAtColumn(LayerTableModel::Forward).data().toString(),
                  QStringLiteral("100 µs"));
-        QCOMPARE(model.index(0, LayerTableModel::BoundBy).data().toString(),
+        QCOMPARE(row.siblingAtColumn(LayerTableModel::BoundBy).data().toString(),
                  QStringLiteral("compute / memory"));
-        QCOMPARE(model.index(0, LayerTableModel::Macs).data(LayerTableModel::SortRole).toLongLong(),
-                 result->network->analysis.layers[first.layer].macs * 32);
+        QCOMPARE(
+            row.siblingAtColumn(LayerTableModel::Macs).data(LayerTableModel::SortRole).toLongLong(),
+            result->network->analysis.layers[first.layer].macs * 32);
         const int totals = totalsRow(model);
         QCOMPARE(totals, model.rowCount() - 1);
         QCOMPARE(model.index(totals, LayerTableModel::Forward)
@@ -134,8 +186,7 @@ class TestModels : public QObject {
                      .data(LayerTableModel::SortRole)
                      .toLongLong(),
                  result->network->analysis.total_params);
-        QCOMPARE(model.rowForLayer(long(first.layer)), 0);
-        QCOMPARE(model.rowForLayer(0), -1); // the input layer has no timing row
+        QVERIFY(!model.indexForLayer(0).isValid()); // the input layer has no timing row
     }
 
     void totalsStayLastInEitherSortOrder() {
@@ -165,11 +216,57 @@ class TestModels : public QObject {
         QAbstractItemModelTester tester(&proxy,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setResult(handMadeResult());
-        proxy.setFilterFixedString(QStringLiteral("convolution"));
-        QCOMPARE(proxy.rowCount(), 5 + 1); // AlexNet's five convolutions and the totals
-        proxy.setFilterFixedString(QStringLiteral("no such layer"));
+        proxy.setFilterText(QStringLiteral("convolution"));
+        QCOMPARE(layerRows(proxy).size(), 5); // AlexNet's five convolutions, in their module
+        QCOMPARE(proxy.shownLayers(), 5);
+        QCOMPARE(totalsRow(proxy), proxy.rowCount() - 1);
+        proxy.setFilterText(QStringLiteral("no such layer"));
         QCOMPARE(proxy.rowCount(), 1);
         QCOMPARE(totalsRow(proxy), 0);
+    }
+
+    void theFilteredTotalSumsOnlyWhatTheFilterShows() {
+        LayerTableModel model;
+        LayerFilterModel proxy;
+        proxy.setSourceModel(&model);
+        const auto result = handMadeResult();
+        model.setResult(result);
+        proxy.setFilterText(QStringLiteral("convolution"));
+        double shown = 0;
+        for (const QModelIndex& layer : layerRows(proxy))
+            shown += layer.siblingAtColumn(LayerTableModel::Backward)
+                         .data(LayerTableModel::SortRole)
+                         .toDouble();
+        const QModelIndex totals = proxy.index(totalsRow(proxy), LayerTableModel::Backward);
+        QCOMPARE(totals.data(LayerTableModel::SortRole).toDouble(), shown);
+        QVERIFY(shown < result->prediction.backward_ms);
+        QVERIFY(
+            totals.siblingAtColumn(LayerTableModel::Name).data().toString().contains("5 shown"));
+        proxy.setFilterText({});
+        QCOMPARE(proxy.index(totalsRow(proxy), LayerTableModel::Backward)
+                     .data(LayerTableModel::SortRole)
+                     .toDouble(),
+                 result->prediction.backward_ms);
+    }
+
+    void moduleTreesComeFromModulePathsAndDots() {
+        const std::vector<QString> onnx = {
+            "/features/features.0/features.0.0/Conv", "/features/features.0/features.0.2/Clip",
+            "/features/features.1/conv/conv.0/conv.0.0/Conv", "/classifier/classifier.1/Gemm"};
+        const LayerTree tree = layerTree(onnx);
+        QCOMPARE(tree.top.size(), std::size_t(2)); // features, classifier (one layer: no level)
+        const auto& features = tree.nodes[std::size_t(tree.top[0])];
+        QCOMPARE(features.label, QStringLiteral("features"));
+        // features.0 holds two layers; features.1 one, so it is no level of its own.
+        QCOMPARE(features.children.size(), std::size_t(2));
+        QCOMPARE(tree.nodes[std::size_t(features.children[0])].label, QStringLiteral("features.0"));
+        QVERIFY(tree.nodes[std::size_t(features.children[1])].timing == 2);
+        QVERIFY(tree.nodes[std::size_t(tree.top[1])].timing == 3);
+        const LayerTree flat = layerTree({"conv1", "res2a_branch2a", "fc1000"});
+        QVERIFY(!flat.hasModules());
+        QCOMPARE(flat.top.size(), std::size_t(3));
+        QCOMPARE(moduleChain(QStringLiteral("layer1.0.conv1")),
+                 (std::vector<QString>{"layer1", "layer1.0"}));
     }
 
     void csvHoldsRawNumbersWithAHeader() {
@@ -184,18 +281,23 @@ class TestModels : public QObject {
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const auto lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), model.rowCount() + 1);
+        const auto result = model.result();
+        QCOMPARE(lines.size(), qsizetype(result->prediction.layers.size()) + 2); // header, totals
         QVERIFY(lines[0].startsWith(QStringLiteral("layer,type,output,params,macs,forward_ms")));
         const auto fields = lines[1].split(',');
         QCOMPARE(fields.size(), int(LayerTableModel::ColumnCount));
         QCOMPARE(fields[LayerTableModel::Forward].toDouble(), 0.1);
         QVERIFY(lines.last().startsWith(QStringLiteral("Total")));
         // A layer without gradients has no bucket: blank, as the table shows it, not -1.
-        for (int r = 0; r < model.rowCount() - 1; ++r) {
-            const auto row = lines[r + 1].split(',');
+        for (std::size_t r = 0; r < result->prediction.layers.size(); ++r) {
+            const auto row = lines[qsizetype(r) + 1].split(',');
             const bool has_gradients = row[LayerTableModel::Gradient].toLongLong() > 0;
             QCOMPARE(row[LayerTableModel::Bucket].isEmpty(), !has_gradients);
-            QCOMPARE(model.index(r, LayerTableModel::Bucket).data().toString().isEmpty(),
+            QCOMPARE(model.indexForLayer(long(result->prediction.layers[r].layer))
+                         .siblingAtColumn(LayerTableModel::Bucket)
+                         .data()
+                         .toString()
+                         .isEmpty(),
                      !has_gradients);
         }
 

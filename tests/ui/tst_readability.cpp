@@ -11,7 +11,6 @@
 #include "summary_panel.h"
 #include "timeline_view.h"
 
-#include <algorithm>
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
@@ -24,6 +23,7 @@
 #include <QTreeView>
 #include <QtCharts/QValueAxis>
 #include <QtCharts/QXYSeries>
+#include <algorithm>
 
 using namespace iterscope::ui;
 
@@ -87,7 +87,9 @@ class TestReadability : public QObject {
         w.resize(1280, 720);
         w.show();
         open(w, kMobileNet);
-        const QModelIndex first = w.layerProxy()->index(1, LayerTableModel::Name);
+        const long layer = long(w.currentResult()->prediction.layers[1].layer);
+        const QModelIndex first =
+            w.layerProxy()->mapFromSource(w.layerModel()->indexForLayer(layer));
         const QString shown = first.data().toString();
         const QString full = first.data(LayerTableModel::FullNameRole).toString();
         QVERIFY2(full.startsWith(QLatin1Char('/')) && !shown.startsWith(QLatin1Char('/')),

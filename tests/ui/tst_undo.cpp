@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -99,6 +100,68 @@ class TestUndo : public QObject {
         w.history()->undoAction()->trigger();
         QVERIFY(w.waitForResult());
         QCOMPARE(w.currentResult()->settings.network, QStringLiteral("resnet50"));
+    }
+
+    void oneTypedEditIsOneUndoStep() {
+        MainWindow w(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.setScenario(ScenarioSettings{});
+        QVERIFY(w.waitForResult());
+        RangeSpinBox* batch = w.scenarioPanel()->batchSpin();
+        batch->setFocus();
+        batch->selectAll();
+        QTest::keyClicks(batch, QStringLiteral("128"));
+        QCOMPARE(w.history()->stack()->count(), 0); // nothing taken while typing
+        QTest::keyClick(batch, Qt::Key_Return);
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.batch, 128);
+        QCOMPARE(w.history()->stack()->count(), 1);
+        QCOMPARE(w.history()->stack()->undoText(), QStringLiteral("batch 64 → 128"));
+        // Ctrl+Z in the focused box undoes the scenario, not the box's text.
+        QVERIFY(batch->hasFocus());
+        QTest::keyClick(batch, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.batch, 64);
+        QCOMPARE(batch->value(), 64);
+        QCOMPARE(w.history()->stack()->index(), 0);
+        // And what was typed but not taken is dropped, not left in the box.
+        QTest::keyClicks(batch, QStringLiteral("9"));
+        QTest::keyClick(batch, Qt::Key_Y, Qt::ControlModifier); // redo
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.batch, 128);
+        QCOMPARE(batch->text(), QStringLiteral("128"));
+    }
+
+    void anOutOfRangeValueIsRefusedNotChanged() {
+        MainWindow w(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.setScenario(ScenarioSettings{}); // a DGX-1: eight GPUs a node
+        QVERIFY(w.waitForResult());
+        RangeSpinBox* per_node = w.scenarioPanel()->gpusPerNodeSpin();
+        QCOMPARE(per_node->maximum(), 8);
+        per_node->setFocus();
+        per_node->selectAll();
+        QTest::keyClicks(per_node, QStringLiteral("16"));
+        QCOMPARE(per_node->text(), QStringLiteral("16")); // kept on screen, not cut to "1"
+        QTest::keyClick(per_node, Qt::Key_Return);
+        QVERIFY(w.waitForResult());
+        QCOMPARE(per_node->value(), 8);
+        QCOMPARE(w.currentResult()->settings.gpus_per_node, 8);
+        QCOMPARE(w.history()->stack()->count(), 0);
+        QVERIFY2(per_node->refusal().contains(QStringLiteral("16")) &&
+                     per_node->refusal().contains(QStringLiteral("8")),
+                 qPrintable(per_node->refusal()));
+        QVERIFY(per_node->property("refused").toBool()); // drawn red
+        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("refused")));
+        // A value in range is taken, and clears the refusal.
+        per_node->selectAll();
+        QTest::keyClicks(per_node, QStringLiteral("4"));
+        QTest::keyClick(per_node, Qt::Key_Return);
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.gpus_per_node, 4);
+        QVERIFY(per_node->refusal().isEmpty());
     }
 
     void undoAndRedoHaveKeysEverywhere() {

@@ -1,4 +1,4 @@
-#include "plan/compatibility.h"
+#include "hardware/compatibility.h"
 
 #include <algorithm>
 
