@@ -5,6 +5,7 @@
 
 #include <QBoxLayout>
 #include <QEvent>
+#include <QFileInfo>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QToolTip>
@@ -171,7 +172,11 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
     c.marker->setMarkerSize(11);
     c.overflow = new QScatterSeries;
     c.overflow->setMarkerSize(9);
-    for (auto* s : {c.marker, c.overflow}) {
+    c.measured = new QScatterSeries;
+    c.measured->setName(tr("measured"));
+    c.measured->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    c.measured->setMarkerSize(12);
+    for (auto* s : {c.marker, c.overflow, c.measured}) {
         c.chart->addSeries(s);
         s->attachAxis(c.x);
         s->attachAxis(c.throughput);
@@ -311,6 +316,21 @@ QString ScalingChartsView::pointTip(bool by_gpus, const QPointF& scene_pos) cons
         consider(tr("Current"), m_result->curves);
     for (qsizetype i = 0; i < m_pins.size(); ++i)
         consider(tr("Pin %1").arg(i + 1), m_pins[i].curves);
+    for (const MeasuredPoint& p : measuredPoints(by_gpus)) {
+        const double x = by_gpus ? p.gpus : p.batch;
+        const QPointF at = c.chart->mapToScene(
+            c.chart->mapToPosition({x, p.images_per_second / unit}, c.measured));
+        const QPointF d = at - scene_pos;
+        const double d2 = d.x() * d.x() + d.y() * d.y();
+        if (d2 >= best)
+            continue;
+        best = d2;
+        tip = tr("<b>Measured</b> (%1), %2 GPU(s), batch %3:<br>%4 images/s")
+                  .arg(p.label.toHtmlEscaped())
+                  .arg(p.gpus)
+                  .arg(p.batch)
+                  .arg(formatRate(p.images_per_second));
+    }
     return tip;
 }
 
@@ -342,6 +362,36 @@ void ScalingChartsView::clearPins() {
     m_pins.clear();
     refreshWhenVisible();
     emit pinsChanged();
+}
+
+void ScalingChartsView::setMeasurements(std::vector<ValidationRow> rows, const QString& file) {
+    m_measurements = std::move(rows);
+    m_measurements_file = file;
+    refreshWhenVisible();
+}
+
+std::vector<MeasuredPoint> ScalingChartsView::measuredPoints(bool by_gpus) const {
+    std::vector<MeasuredPoint> out;
+    if (!m_result)
+        return out;
+    const ScenarioSettings& s = m_result->settings;
+    std::vector<MeasuredPoint> all = measuredPointsFor(m_measurements, s);
+    // The traced run, where it trained the scenario's network on the same GPU and precision.
+    if (const auto& t = m_result->trace; t && t->trace && t->images_per_second > 0) {
+        const ScenarioSettings& traced = t->trace->settings;
+        if (traced.gpu == s.gpu && traced.precision == s.precision && traced.network == s.network &&
+            traced.image == s.image)
+            all.push_back({traced.totalGpus(), traced.batch, t->images_per_second,
+                           tr("trace %1").arg(QFileInfo(t->trace->path).fileName())});
+    }
+    for (const MeasuredPoint& p : all)
+        if (by_gpus ? p.batch == s.batch : p.gpus == s.totalGpus())
+            out.push_back(p);
+    return out;
+}
+
+int ScalingChartsView::measuredPointCount() const {
+    return static_cast<int>(measuredPoints(true).size() + measuredPoints(false).size());
 }
 
 void ScalingChartsView::refreshWhenVisible() {
@@ -394,7 +444,10 @@ void ScalingChartsView::updateLegend() {
                          entries[i].title.toHtmlEscaped(),
                          texts.own[static_cast<qsizetype>(i)].toHtmlEscaped());
     html += tr("<i>Solid: images/s (left) · dashed: efficiency (right) · shaded: 80% error "
-               "band · ■ this scenario · ★ does not fit in memory</i>");
+               "band · ■ this scenario · ★ does not fit in memory");
+    if (measuredPointCount() > 0)
+        html += tr(" · ▲ measured");
+    html += QStringLiteral("</i>");
     // Set only when it changed: laying a rich text out again is a slider step's cost.
     if (html != m_legend_html) {
         m_legend_html = html;
@@ -484,6 +537,16 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
     replaceIfChanged(c.overflow, overflow);
     c.overflow->setColor(QColor(0xd6, 0x27, 0x28));
     c.overflow->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    QList<QPointF> measured;
+    for (const MeasuredPoint& p : measuredPoints(by_gpus)) {
+        measured.append({by_gpus ? double(p.gpus) : double(p.batch), p.images_per_second / unit});
+        max_throughput = std::max(max_throughput, p.images_per_second / unit);
+    }
+    replaceIfChanged(c.measured, measured);
+    // Black (white in the dark) triangles: no curve has that colour.
+    c.measured->setColor(palette().color(QPalette::Text));
+    c.measured->setBorderColor(palette().color(QPalette::Base));
+    c.measured->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     // Without data a round range keeps the empty axes readable while loading.
     setNiceRange(c.throughput, max_throughput > 0 ? max_throughput * 1.08 : 1000);
     setEfficiencyRange(c.efficiency, max_efficiency);

@@ -40,6 +40,15 @@ class ScalingChartsView : public QWidget {
     void setPins(const QList<PinnedCurves>& pins);
     const QList<PinnedCurves>& pins() const { return m_pins; }
     void clearPins();
+    // Measured runs (File › Open measurements) drawn as points where they measured the
+    // current scenario's network, GPU and precision: at its batch on the GPU chart, at its
+    // GPU count on the batch chart. The opened trace's run joins them.
+    void setMeasurements(std::vector<ValidationRow> rows, const QString& file);
+    int measurementCount() const { return static_cast<int>(m_measurements.size()); }
+    // The measured points drawn now on either chart, the trace's included.
+    int measuredPointCount() const;
+    // The points drawn on one chart, (x, images/s), for tests.
+    std::vector<MeasuredPoint> measuredPoints(bool by_gpus) const;
 
     QChartView* gpuChart() const { return m_gpu_view; }
     QChartView* batchChart() const { return m_batch_view; }
@@ -81,6 +90,7 @@ class ScalingChartsView : public QWidget {
         QLineSeries* band_high = nullptr;
         QScatterSeries* marker = nullptr;   // where the current scenario sits
         QScatterSeries* overflow = nullptr; // batches that do not fit in memory
+        QScatterSeries* measured = nullptr; // the user's measured runs
     };
     Chart makeChart(const QString& title, const QString& x_title);
     // Qt Charts lays out every axis label again on each change, so a hidden view (the
@@ -102,6 +112,8 @@ class ScalingChartsView : public QWidget {
     std::array<double, 2> m_units{1, 1}; // throughput axis unit (1 or 1000), GPU and batch chart
     bool m_stale = false;
     QList<PinnedCurves> m_pins;
+    std::vector<ValidationRow> m_measurements;
+    QString m_measurements_file;
     Chart m_gpu;
     Chart m_batch;
     QChartView* m_gpu_view = nullptr;

@@ -95,6 +95,16 @@ QString formatPercent(double fraction) {
     return QString::number(fraction * 100, 'f', 1) + QStringLiteral(" %");
 }
 
+QString formatSignedPercent(double fraction) {
+    if (!std::isfinite(fraction))
+        return QStringLiteral("–");
+    const QString digits = QString::number(std::abs(fraction) * 100, 'f', 1);
+    if (digits == QLatin1String("0.0"))
+        return QStringLiteral("0.0 %");
+    return (fraction < 0 ? QStringLiteral("\u2212") : QStringLiteral("+")) + digits +
+           QStringLiteral(" %");
+}
+
 QString formatBand(double value, double low, double high) {
     if (!(value > 0) || !std::isfinite(low) || !std::isfinite(high) ||
         (low == value && high == value))

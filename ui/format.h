@@ -22,6 +22,8 @@ QString formatCount(double count);
 QString formatRate(double per_second);
 // 0.873 -> "87.3 %".
 QString formatPercent(double fraction);
+// A signed difference: 0.123 -> "+12.3 %", -0.041 -> "−4.1 %" (a typographic minus).
+QString formatSignedPercent(double fraction);
 // The error band of a figure as how far below and above it its bounds lie: value 100, low
 // 92, high 104 -> "−8 % / +4 %". Empty where there is no band (both bounds equal the value).
 QString formatBand(double value, double low, double high);

@@ -21,7 +21,17 @@ QString boundText(const LayerTiming& t) {
 
 bool isNumeric(int column) {
     return (column >= LayerTableModel::Params && column <= LayerTableModel::Bucket) ||
-           column == LayerTableModel::Share;
+           column == LayerTableModel::Share || column == LayerTableModel::Measured;
+}
+
+// "1.23 ms (−4.0 %)": the measured time, and how far the predicted kernel time is from it.
+QString measuredText(const std::optional<std::pair<double, double>>& measured) {
+    if (!measured)
+        return {};
+    const auto [ms, predicted] = *measured;
+    return ms > 0 ? QStringLiteral("%1 (%2)").arg(formatMs(ms),
+                                                  formatSignedPercent(predicted / ms - 1))
+                  : formatMs(ms);
 }
 
 QString shapeWithBatch(const Dims& output, int batch) {
@@ -74,6 +84,19 @@ void LayerTableModel::emitChanged(const QModelIndex& parent, const std::vector<i
     }
 }
 
+std::optional<std::pair<double, double>> LayerTableModel::measuredOf(std::size_t layer) const {
+    if (!m_result || !m_result->trace)
+        return std::nullopt;
+    const TraceLayerComparison* l = m_result->trace->layer(layer);
+    const auto measured = m_result->trace->measuredLayerMs(layer);
+    if (!l || !measured)
+        return std::nullopt;
+    // The prediction of what was measured: a pass without its measurement is left out.
+    const double predicted = (l->measured_forward_ms ? l->predicted_forward_ms : 0) +
+                             (l->measured_backward_ms ? l->predicted_backward_ms : 0);
+    return std::pair{*measured, predicted};
+}
+
 void LayerTableModel::addUp() {
     m_sums.assign(m_tree.nodes.size(), Sums{});
     m_totals = {};
@@ -94,6 +117,9 @@ void LayerTableModel::addUp() {
         to.gradient_bytes += from.gradient_bytes;
         to.forward_ms += from.forward_ms;
         to.backward_ms += from.backward_ms;
+        to.measured_ms += from.measured_ms;
+        to.predicted_kernel_ms += from.predicted_kernel_ms;
+        to.measured_layers += from.measured_layers;
         to.layers += from.layers;
         to.last_timing = std::max(to.last_timing, from.last_timing);
     };
@@ -112,6 +138,11 @@ void LayerTableModel::addUp() {
             sums.gradient_bytes = t.gradient_bytes;
             sums.layers = 1;
             sums.last_timing = node.timing;
+            if (const auto measured = measuredOf(t.layer)) {
+                sums.measured_ms = measured->first;
+                sums.predicted_kernel_ms = measured->second;
+                sums.measured_layers = 1;
+            }
             if (!m_totals_of || (t.layer < counted.size() && counted[t.layer]))
                 add(m_totals, sums);
         }
@@ -200,7 +231,7 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     static const char* const titles[ColumnCount] = {"Layer",  "Type",     "Output",   "Params",
                                                     "MACs",   "Forward",  "Backward", "Gradient",
-                                                    "Bucket", "Bound by", "Share"};
+                                                    "Bucket", "Bound by", "Share",    "Measured"};
     static const char* const tips[ColumnCount] = {
         "Layer name as in the network file",
         "Layer kind",
@@ -214,7 +245,10 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         "Gradient bucket the layer's gradients are exchanged in",
         "What limits the layer's kernels, forward / backward: compute throughput, memory "
         "bandwidth or per-kernel overhead",
-        "Forward + backward time as a share (%) of the whole iteration"};
+        "Forward + backward time as a share (%) of the whole iteration",
+        "Kernel time of the layer in the opened profiler trace (forward + backward, per step), "
+        "where its ops were matched one to one, and how far the predicted kernel time is "
+        "from it"};
     static const char* const keys[ColumnCount] = {"layer",
                                                   "type",
                                                   "output",
@@ -225,7 +259,8 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
                                                   "gradient_bytes",
                                                   "bucket",
                                                   "bound",
-                                                  "share_of_iteration"};
+                                                  "share_of_iteration",
+                                                  "measured_ms"};
     if (role == ExportRole)
         return QString::fromLatin1(keys[section]);
     if (role == Qt::DisplayRole)
@@ -345,6 +380,8 @@ QVariant LayerTableModel::layerData(const LayerTiming& t, int column, int role) 
             return boundText(t);
         case Share:
             return formatPercent(share);
+        case Measured:
+            return measuredText(measuredOf(t.layer));
         }
     } else if (role == SortRole) {
         switch (column) {
@@ -370,11 +407,25 @@ QVariant LayerTableModel::layerData(const LayerTiming& t, int column, int role) 
             return boundText(t);
         case Share:
             return share;
+        case Measured: {
+            const auto measured = measuredOf(t.layer);
+            return measured ? QVariant(measured->first) : QVariant(QString());
+        }
         }
     } else if (role == Qt::ToolTipRole) {
-        return QStringLiteral("%1 (%2)\nforward %3, backward %4\n%5 of the iteration")
-            .arg(QString::fromStdString(layer.name), QLatin1String(layerKindName(layer.kind)),
-                 formatMs(t.forward_ms), formatMs(t.backward_ms), formatPercent(share));
+        QString tip =
+            QStringLiteral("%1 (%2)\nforward %3, backward %4\n%5 of the iteration")
+                .arg(QString::fromStdString(layer.name), QLatin1String(layerKindName(layer.kind)),
+                     formatMs(t.forward_ms), formatMs(t.backward_ms), formatPercent(share));
+        if (const auto measured = measuredOf(t.layer)) {
+            const TraceLayerComparison* l = m_result->trace->layer(t.layer);
+            tip += tr("\nmeasured %1 (%2), predicted kernel time %3")
+                       .arg(formatMs(measured->first), QString::fromStdString(l->op),
+                            formatMs(measured->second));
+        } else if (m_result->trace && m_result->trace->layer(t.layer)) {
+            tip += tr("\nnot matched one to one in the trace: compared within its kind");
+        }
+        return tip;
     }
     return {};
 }
@@ -419,6 +470,10 @@ QVariant LayerTableModel::sumsData(const Sums& sums, const QString& label, int c
             return formatBytes(sums.gradient_bytes);
         case Share:
             return formatPercent(share);
+        case Measured:
+            return sums.measured_layers > 0
+                       ? measuredText(std::pair{sums.measured_ms, sums.predicted_kernel_ms})
+                       : QString();
         default:
             return QString();
         }
@@ -437,6 +492,8 @@ QVariant LayerTableModel::sumsData(const Sums& sums, const QString& label, int c
             return static_cast<qlonglong>(sums.gradient_bytes);
         case Share:
             return share;
+        case Measured:
+            return sums.measured_layers > 0 ? QVariant(sums.measured_ms) : QVariant(QString());
         case Name:
             return totals ? tr("Total") : label;
         default:

@@ -30,6 +30,7 @@ class LayerTableModel : public QAbstractItemModel {
         Bucket,
         BoundBy,
         Share,
+        Measured, // the opened trace's kernel time, where a layer was matched one to one
         ColumnCount
     };
     enum Role {
@@ -66,10 +67,16 @@ class LayerTableModel : public QAbstractItemModel {
     struct Sums {
         int64_t params = 0, macs = 0, gradient_bytes = 0;
         double forward_ms = 0, backward_ms = 0;
+        // Over the layers matched one to one with the opened trace's ops.
+        double measured_ms = 0, predicted_kernel_ms = 0;
+        int measured_layers = 0;
         int layers = 0;
         int last_timing = -1; // the module's last layer, whose output is the module's
     };
     int nodeOf(const QModelIndex& index) const;
+    // The opened trace's measured kernel time of a layer and the predicted kernel time of
+    // the same passes; nullopt where it was not matched one to one (or no trace is open).
+    std::optional<std::pair<double, double>> measuredOf(std::size_t layer) const;
     QVariant layerData(const LayerTiming& t, int column, int role) const;
     QVariant sumsData(const Sums& sums, const QString& label, int column, int role,
                       bool totals) const;

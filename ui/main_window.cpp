@@ -189,6 +189,13 @@ void MainWindow::onFinished(ResultPtr result) {
     if (new_network)
         m_timeline->setSelectedLayer(-1); // an index into the last network's layers
     m_model->setResult(result);
+    // The Measured column is there while a trace is open.
+    const bool measured = result->trace != nullptr;
+    if (m_table->isColumnHidden(LayerTableModel::Measured) == measured) {
+        m_table->setColumnHidden(LayerTableModel::Measured, !measured);
+        if (measured)
+            m_table->resizeColumnToContents(LayerTableModel::Measured);
+    }
     if (new_network && !m_filter->text().isEmpty())
         m_table->expandAll(); // what a kept filter matches may sit deep in a module
     // Once, and for each new network (its names need another width); never per slider

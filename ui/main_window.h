@@ -7,6 +7,8 @@
 //                            (addViewTab() is how a new view joins the window)
 //   main_window_actions.cpp  menus, shortcuts and the help viewer
 //   main_window_files.cpp    networks and sessions in and out, recent files, exports
+//   main_window_measured.cpp what the user measured: profiler traces, measurement files
+//                            and fitted software profiles
 #pragma once
 
 #include "banner.h"
@@ -107,6 +109,20 @@ class MainWindow : public QMainWindow {
     // scenario as caption for charts. False with a message naming the file on failure.
     bool exportViewTo(QWidget* view, const QString& path, QString* error);
 
+    // --- What the user measured (main_window_measured.cpp)
+    // Reads a profiler trace off the GUI thread; once read, the scenario becomes the
+    // traced one (its GPU, GPU count, batch, image size and precision; one undo step) and
+    // every prediction is compared with it until closeTrace(). Failures go to the banner.
+    void openTrace(const QString& path);
+    void closeTrace();
+    // The trace being read, or empty.
+    QString traceBeingRead() const { return m_reading_trace; }
+    // Reads a measurements CSV (the validation format) whose rows the scaling charts draw
+    // beside the curves where they measured the scenario's network, GPU and precision.
+    bool openMeasurements(const QString& path, QString* error);
+    // A software profile file (what `iterscope-cli fit` writes) as the scenario's software.
+    bool openSoftwareProfile(const QString& path, QString* error);
+
     // --- Layout (main_window_layout.cpp)
     // Adds a view as a tab beside the scaling curves and the costliest layers; returns its
     // index. A view that shows results connects to resultShown() and reads currentResult().
@@ -188,6 +204,11 @@ class MainWindow : public QMainWindow {
     void exportView(QWidget* view, const QString& what);
     void exportCsvFile();
     void exportTraceFile();
+    // main_window_measured.cpp
+    void askOpenTrace();
+    void askOpenMeasurements();
+    void askOpenSoftwareProfile();
+    void onTraceRead(const QString& path, TracePtr trace, const QString& error);
 
     bool m_persistent = true;
     Predictor* m_predictor = nullptr;
@@ -231,6 +252,7 @@ class MainWindow : public QMainWindow {
     std::optional<SessionFile> m_waiting; // its network missing: waits for the user
     QString m_last_dir;                   // the folder of the last file opened or saved by dialog
     QString m_last_error;
+    QString m_reading_trace; // the trace file being read, empty when none
     QPalette m_default_palette;
 };
 

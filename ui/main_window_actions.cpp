@@ -67,6 +67,24 @@ void MainWindow::createActions() {
         family_menu->addAction(qid, this, [this, qid] { openNetwork(qid); });
     }
     file->addSeparator();
+    // What the user measured, compared with the model (main_window_measured.cpp).
+    named(file->addAction(tr("Open &Trace…"), QKeySequence(tr("Ctrl+T")), this,
+                          &MainWindow::askOpenTrace),
+          "actionOpenTrace")
+        ->setToolTip(tr("A PyTorch profiler trace of training or inference steps: compared "
+                        "with every prediction, layer by layer"));
+    auto* close_trace = named(file->addAction(tr("Close Trace"), this, &MainWindow::closeTrace),
+                              "actionCloseTrace");
+    close_trace->setEnabled(false);
+    named(file->addAction(tr("Open &Measurements…"), this, &MainWindow::askOpenMeasurements),
+          "actionOpenMeasurements")
+        ->setToolTip(tr("A CSV of measured runs (the validation format), drawn on the "
+                        "scaling charts"));
+    named(file->addAction(tr("Open Software &Profile…"), this, &MainWindow::askOpenSoftwareProfile),
+          "actionOpenSoftwareProfile")
+        ->setToolTip(tr("A software profile, such as one `iterscope-cli fit` wrote from "
+                        "your measurements"));
+    file->addSeparator();
     auto* save = named(file->addAction(tr("&Save Session")), "actionSaveSession");
     save->setShortcuts(keysFor(QKeySequence::Save, QKeySequence(tr("Ctrl+S"))));
     connect(save, &QAction::triggered, this, [this] { saveSession(false); });

@@ -36,10 +36,10 @@ namespace {
 // The columns as the table shows them, left to right: what a narrow window must keep in
 // view first. The model (and the CSV) keeps its own order.
 constexpr LayerTableModel::Column kVisualOrder[] = {
-    LayerTableModel::Name,     LayerTableModel::Forward, LayerTableModel::Backward,
-    LayerTableModel::Share,    LayerTableModel::BoundBy, LayerTableModel::Type,
-    LayerTableModel::Output,   LayerTableModel::Params,  LayerTableModel::Macs,
-    LayerTableModel::Gradient, LayerTableModel::Bucket};
+    LayerTableModel::Name,     LayerTableModel::Forward,  LayerTableModel::Backward,
+    LayerTableModel::Measured, LayerTableModel::Share,    LayerTableModel::BoundBy,
+    LayerTableModel::Type,     LayerTableModel::Output,   LayerTableModel::Params,
+    LayerTableModel::Macs,     LayerTableModel::Gradient, LayerTableModel::Bucket};
 static_assert(std::size(kVisualOrder) == LayerTableModel::ColumnCount);
 
 // The Layer column takes what the times and the share leave of a narrow table, but no
@@ -224,6 +224,7 @@ QWidget* MainWindow::createLayerTable() {
     header->setFirstSectionMovable(false);
     for (int visual = 0; visual < LayerTableModel::ColumnCount; ++visual)
         header->moveSection(header->visualIndex(kVisualOrder[visual]), visual);
+    header->setSectionHidden(LayerTableModel::Measured, true); // until a trace is open
     // Right-click on the header shows or hides columns.
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QHeaderView::customContextMenuRequested, this, [this, header](QPoint pos) {

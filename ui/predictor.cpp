@@ -175,6 +175,11 @@ SoftwareProfile ComputeCache::software(const QString& id) {
                   [](const std::string& k) { return loadSoftwareProfile(k); });
 }
 
+void ComputeCache::forgetSoftware(const QString& id) {
+    std::lock_guard lock(m_mutex);
+    m_software.erase(toStd(id));
+}
+
 Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
     Scenario s;
     s.network = cache.network(settings.network, settings.image);
@@ -190,6 +195,8 @@ Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
     s.allreduce = requireAllreduceAlgorithm(settings.allreduce.toStdString(), "allreduce");
     s.overlap = settings.overlap;
     s.bucket_mb = settings.bucket_mb;
+    s.layout = requireLayout(settings.layout.toStdString(), "layout");
+    s.data = requireDataSource(settings.data.toStdString(), "data");
     s.parallel = requireParallelStrategy(settings.parallel.toStdString(), "parallel");
     s.pipeline_stages = settings.pipeline_stages;
     s.micro_batches = settings.micro_batches;
@@ -204,7 +211,8 @@ Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
 }
 
 std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& settings,
-                                                    ComputeCache& cache, quint64 id) {
+                                                    ComputeCache& cache, quint64 id,
+                                                    const TracePtr& trace) {
     QElapsedTimer timer;
     timer.start();
     auto result = std::make_shared<PredictionResult>();
@@ -233,6 +241,8 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
     if (result->single_gpu_images_per_second > 0)
         result->scaling_efficiency = result->prediction.images_per_second /
                                      (scenario.totalGpus() * result->single_gpu_images_per_second);
+    if (trace)
+        result->trace = compareWithTrace(trace, scenario, settings);
     result->compute_ms = double(timer.nsecsElapsed()) / 1e6;
     return result;
 }
@@ -343,7 +353,7 @@ quint64 Predictor::request(const ScenarioSettings& settings) {
     const bool was_busy = isBusy();
     m_latest = ++m_next;
     m_latest_shared.store(m_latest);
-    m_pending = Job{m_latest, settings};
+    m_pending = Job{m_latest, settings, m_trace};
     if (!m_running)
         startPending();
     if (!was_busy)
@@ -365,7 +375,7 @@ void Predictor::startPending() {
         try {
             QElapsedTimer since;
             since.start();
-            auto prediction = computePrediction(job.settings, *cache, job.id);
+            auto prediction = computePrediction(job.settings, *cache, job.id, job.trace);
             result = prediction;
             // The prediction goes first (table, timeline and summary follow at once) if the
             // scaling curves, some twenty more predictions, take longer than a frame's part;

@@ -4,6 +4,7 @@
 // never shows a stale answer.
 #pragma once
 
+#include "measured_run.h"
 #include "scenario_label.h"
 #include "scenario_settings.h"
 
@@ -75,6 +76,8 @@ struct PredictionResult {
     std::shared_ptr<const QStringList> layer_names;
     // Choices worth a second look, for the summary (core/model/scenario_warnings.h).
     std::vector<ScenarioWarning> warnings;
+    // The opened profiler trace against this prediction (measured_run.h); null when none.
+    OverlayPtr trace;
     double compute_ms = 0; // wall time of this computation, for the status bar
 
     // The name the views show for a layer: its display name, else its full name.
@@ -93,6 +96,8 @@ class ComputeCache {
     GpuProfile gpu(const QString& id);
     SystemProfile system(const QString& id);
     SoftwareProfile software(const QString& id);
+    // Loads a software profile file afresh next time (it was written again, by a refit).
+    void forgetSoftware(const QString& id);
     // The layer pass table of `scenario` (core/model/model.h), made once per network, kernel
     // batch and compute rates (GPU, software, precision, layout) and kept for the last few
     // dozen: a slider step's scaling curves ask for the same ones again, and they are most
@@ -113,8 +118,10 @@ class ComputeCache {
 Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache);
 
 // The prediction and the single-GPU comparison, without scaling curves. Throws InputError.
+// With a trace, the result compares it with the prediction (PredictionResult::trace).
 std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& settings,
-                                                    ComputeCache& cache, quint64 id = 0);
+                                                    ComputeCache& cache, quint64 id = 0,
+                                                    const TracePtr& trace = nullptr);
 // Fills result.curves; stops early and returns false once cancelled() says so. Layer pass
 // tables come from `cache` when given.
 bool addScalingCurves(PredictionResult& result, const std::function<bool()>& cancelled,
@@ -137,6 +144,9 @@ class Predictor : public QObject {
     // Whether the request would have to load a network first (slow for big files).
     bool needsLoad(const ScenarioSettings& settings) const;
     ComputeCache& cache() { return *m_cache; }
+    // The trace every later request is compared with; null: none.
+    void setTrace(TracePtr trace) { m_trace = std::move(trace); }
+    const TracePtr& trace() const { return m_trace; }
 
   signals:
     void busyChanged(bool busy);
@@ -150,6 +160,7 @@ class Predictor : public QObject {
     struct Job {
         quint64 id = 0;
         ScenarioSettings settings;
+        TracePtr trace;
     };
     void startPending();
     void onPrediction(const ResultPtr& result);
@@ -163,6 +174,7 @@ class Predictor : public QObject {
     std::atomic<quint64> m_latest_shared{0}; // m_latest, for the worker's cancellation check
     bool m_running = false;
     std::optional<Job> m_pending;
+    TracePtr m_trace;
 };
 
 } // namespace iterscope::ui

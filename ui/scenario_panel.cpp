@@ -179,6 +179,37 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     m_software_note->setObjectName(QStringLiteral("softwareNote"));
     form->addRow(QString(), m_software_note);
 
+    // The harness: what the framework does unless told otherwise ("auto", the software
+    // profile's), or what the person's own script does.
+    auto* harness_row = new QHBoxLayout;
+    m_layout = new QComboBox(this);
+    m_layout->setObjectName(QStringLiteral("layoutCombo"));
+    m_layout->setToolTip(tr("Memory layout of activations: NCHW (PyTorch's own) makes cuDNN "
+                            "transpose around tensor-core convolutions; NHWC (channels-last) "
+                            "runs them natively"));
+    m_layout->addItem(tr("Default layout"), QStringLiteral("auto"));
+    m_layout->addItem(tr("NCHW"), QStringLiteral("nchw"));
+    m_layout->addItem(tr("NHWC (channels-last)"), QStringLiteral("nhwc"));
+    m_data = new QComboBox(this);
+    m_data->setObjectName(QStringLiteral("dataCombo"));
+    m_data->setToolTip(tr("Where images come from: real ones decoded and augmented by the "
+                          "host every iteration, or synthetic ones made once on the GPU"));
+    m_data->addItem(tr("Default data"), QStringLiteral("auto"));
+    m_data->addItem(tr("Real images"), QStringLiteral("real"));
+    m_data->addItem(tr("Synthetic data"), QStringLiteral("synthetic"));
+    for (QComboBox* combo : {m_layout, m_data}) {
+        for (int i = 0; i < combo->count(); ++i)
+            combo->setItemData(i,
+                               tr("%1 %2").arg(combo == m_layout ? QStringLiteral("--layout")
+                                                                 : QStringLiteral("--data"),
+                                               combo->itemData(i).toString()),
+                               Qt::ToolTipRole);
+        harness_row->addWidget(combo, 1);
+    }
+    auto* harness_label = new QLabel(tr("Ha&rness:"), this);
+    harness_label->setBuddy(m_layout);
+    form->addRow(harness_label, harness_row);
+
     // What each GPU computes and holds; docs/model.md "Parallel strategies".
     m_parallel = new QComboBox(this);
     m_parallel->setToolTip(tr("Parallel strategy: every GPU the whole network (data), FC "
@@ -256,10 +287,10 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     }
     form->addRow(tr("&All-reduce:"), m_allreduce);
 
-    m_overlap = new QCheckBox(tr("Overlap exchange with backward"), this);
-    m_overlap->setToolTip(tr("Send each gradient bucket as soon as backward has produced it "
-                             "(wait-free backpropagation), instead of after backward ends"));
-    form->addRow(QString(), m_overlap);
+    m_overlap = new QCheckBox(tr("Overlap backward"), this);
+    m_overlap->setToolTip(tr("Overlap the exchange with backward: send each gradient bucket "
+                             "as soon as backward has produced it (wait-free "
+                             "backpropagation), instead of after backward ends"));
 
     m_bucket = new QDoubleSpinBox(this);
     m_bucket->setKeyboardTracking(false); // one edit, one change: on Enter or focus-out
@@ -268,13 +299,20 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     m_bucket->setSuffix(tr(" MB"));
     m_bucket->setToolTip(tr("Gradient bucket size: gradients travel in buckets of this size "
                             "(PyTorch DDP uses 25 MB)"));
-    form->addRow(tr("B&ucket size:"), m_bucket);
+    // Bucket size and overlap share a row: both say how gradients travel, and the panel
+    // must fit a 1280×720 screen.
+    auto* bucket_row = new QHBoxLayout;
+    bucket_row->addWidget(m_bucket, 1);
+    bucket_row->addWidget(m_overlap);
+    auto* bucket_label = new QLabel(tr("B&ucket size:"), this);
+    bucket_label->setBuddy(m_bucket);
+    form->addRow(bucket_label, bucket_row);
 
     populate();
     // Long profile names would otherwise make the panel as wide as the longest of them.
     for (auto* combo : findChildren<QComboBox*>()) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(18);
+        combo->setMinimumContentsLength(combo == m_layout || combo == m_data ? 8 : 18);
     }
     for (auto* box : findChildren<QAbstractSpinBox*>())
         box->installEventFilter(this);
@@ -296,7 +334,12 @@ ScenarioPanel::ScenarioPanel(ComputeCache& cache, QWidget* parent)
     connect(m_batch_slider, &QSlider::valueChanged, this, &ScenarioPanel::onBatchSlider);
     connect(m_batch, &QSpinBox::valueChanged, this, &ScenarioPanel::onBatchSpin);
     connect(m_image, &QSpinBox::valueChanged, this, changed);
-    connect(m_precision, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, [this] {
+        updateLabels(); // the default layout depends on the precision
+        emitChanged();
+    });
+    connect(m_layout, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_data, &QComboBox::currentIndexChanged, this, changed);
     connect(m_software, &QComboBox::currentIndexChanged, this, [this] {
         updateLabels();
         emitChanged();
@@ -404,6 +447,8 @@ ScenarioSettings ScenarioPanel::settings() const {
     s.allreduce = m_allreduce->currentData().toString();
     s.overlap = m_overlap->isChecked();
     s.bucket_mb = m_bucket->value();
+    s.layout = m_layout->currentData().toString();
+    s.data = m_data->currentData().toString();
     s.parallel = m_parallel->currentData().toString();
     s.pipeline_stages = m_stages->value();
     s.micro_batches = m_micro_batches->value();
@@ -419,15 +464,20 @@ void ScenarioPanel::setSettings(const ScenarioSettings& s) {
         QSignalBlocker(m_precision),    QSignalBlocker(m_software), QSignalBlocker(m_sync),
         QSignalBlocker(m_allreduce),    QSignalBlocker(m_overlap),  QSignalBlocker(m_bucket),
         QSignalBlocker(m_parallel),     QSignalBlocker(m_stages),   QSignalBlocker(m_micro_batches),
-        QSignalBlocker(m_schedule)};
+        QSignalBlocker(m_schedule),     QSignalBlocker(m_layout),   QSignalBlocker(m_data)};
     selectData(m_network, s.network,
                s.network.contains(QLatin1Char('/')) ? QFileInfo(s.network).fileName() : s.network);
     selectData(m_gpu, s.gpu, {});
     selectData(m_system, s.system, {});
-    selectData(m_software, s.software, {});
+    // A profile file (one `fit` wrote) reads as its file name; the tooltip has the path.
+    selectData(m_software, s.software,
+               s.software.contains(QLatin1Char('/')) ? QFileInfo(s.software).fileName()
+                                                     : QString());
     selectData(m_precision, s.precision, {});
     selectData(m_sync, s.sync, {});
     selectData(m_allreduce, s.allreduce, {});
+    selectData(m_layout, s.layout, {});
+    selectData(m_data, s.data, {});
     selectData(m_parallel, s.parallel, {});
     selectData(m_schedule, s.schedule, {});
     updateLimits();
@@ -479,13 +529,24 @@ void ScenarioPanel::updateLabels() {
         m_software->currentText(), m_software->currentData(Qt::ToolTipRole).toString());
     m_software_note->setText(software_text);
     m_software_note->setExplanation(software_text);
-    // "Platform default" says which strategy that is for the chosen software.
-    QString default_sync;
+    // "Platform default" says which strategy that is for the chosen software, and the
+    // harness's defaults what layout and data it runs with.
+    QString default_sync, default_layout, default_data;
     try {
-        default_sync = syncStrategyTitle(QString::fromStdString(
-            m_cache.software(m_software->currentData().toString()).default_sync));
+        const SoftwareProfile software = m_cache.software(m_software->currentData().toString());
+        default_sync = syncStrategyTitle(QString::fromStdString(software.default_sync));
+        Scenario probe;
+        probe.software = software;
+        probe.precision =
+            requirePrecision(m_precision->currentData().toString().toStdString(), "precision");
+        default_layout = probe.nhwc() ? tr("NHWC") : tr("NCHW");
+        default_data = probe.realData() ? tr("real") : tr("synthetic");
     } catch (const std::exception&) {
     }
+    m_layout->setItemText(0, default_layout.isEmpty() ? tr("Default layout")
+                                                      : tr("Default (%1)").arg(default_layout));
+    m_data->setItemText(0, default_data.isEmpty() ? tr("Default data")
+                                                  : tr("Default (%1)").arg(default_data));
     m_sync->setItemText(0, default_sync.isEmpty() ? tr("Platform default")
                                                   : tr("Platform default (%1)").arg(default_sync));
     updateAvailability();

@@ -103,6 +103,8 @@ class ScenarioPanel : public QWidget {
     QComboBox* m_schedule = nullptr;
     QComboBox* m_sync = nullptr;
     QComboBox* m_allreduce = nullptr;
+    QComboBox* m_layout = nullptr;
+    QComboBox* m_data = nullptr;
     QCheckBox* m_overlap = nullptr;
     QDoubleSpinBox* m_bucket = nullptr;
     bool m_updating = false;

@@ -30,6 +30,8 @@ QJsonObject ScenarioSettings::toJson() const {
                        {"allreduce", allreduce},
                        {"overlap", overlap},
                        {"bucket_mb", bucket_mb},
+                       {"layout", layout},
+                       {"data", data},
                        {"parallel", parallel},
                        {"pipeline_stages", pipeline_stages},
                        {"micro_batches", micro_batches},
@@ -48,6 +50,7 @@ std::optional<ScenarioSettings> ScenarioSettings::fromJson(const QJsonObject& js
         !readString(json, "precision", s.precision, error) ||
         !readString(json, "sync", s.sync, error) ||
         !readString(json, "allreduce", s.allreduce, error) ||
+        !readString(json, "layout", s.layout, error) || !readString(json, "data", s.data, error) ||
         !readInt(json, "nodes", 1, kMaxGpus, s.nodes, error) ||
         !readInt(json, "gpus_per_node", 1, kMaxGpus, s.gpus_per_node, error) ||
         !readInt(json, "batch", 1, kMaxBatch, s.batch, error) ||

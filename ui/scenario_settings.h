@@ -23,6 +23,10 @@ struct ScenarioSettings {
     QString allreduce = QStringLiteral("auto");
     bool overlap = true;
     double bucket_mb = 25;
+    // The harness: activations' memory layout on tensor cores and where the images come
+    // from; "auto" is what a plain user of the software gets (its profile says which).
+    QString layout = QStringLiteral("auto"); // auto, nchw, nhwc
+    QString data = QStringLiteral("auto");   // auto, real, synthetic
     // Parallel strategy (docs/model.md "Parallel strategies"); the pipeline's stages,
     // micro-batches (0: four per stage) and schedule matter to pipelines only.
     QString parallel = QStringLiteral("data");

@@ -44,6 +44,10 @@ ScenarioSettings settingsFromChoices(const ScenarioChoices& f) {
     if (!(f.bucket_mb > 0 && f.bucket_mb <= 4096))
         throw InputError("--bucket-mb: must be above 0 and at most 4096");
     s.bucket_mb = f.bucket_mb;
+    requireLayout(f.layout, "--layout");
+    requireDataSource(f.data, "--data");
+    s.layout = QString::fromStdString(f.layout);
+    s.data = QString::fromStdString(f.data);
     requireParallelStrategy(f.parallel, "--parallel");
     requirePipelineSchedule(f.schedule, "--schedule");
     s.parallel = QString::fromStdString(f.parallel);

@@ -5,6 +5,7 @@
 #include "memory_bar.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace iterscope::ui {
 namespace {
@@ -61,6 +63,36 @@ QString beyondLinearReason(const Scenario& s) {
     return {};
 }
 
+// The opened trace against the prediction: the measured step, the predicted one and how far
+// off, and what the comparison rests on.
+QString measuredText(const PredictionResult& r) {
+    if (!r.trace || !r.trace->trace)
+        return QStringLiteral("–");
+    const TraceOverlay& o = *r.trace;
+    const QString file = QFileInfo(o.trace->path).fileName();
+    if (!o.error.isEmpty())
+        return tr("not compared: %1").arg(o.error);
+    const TraceComparison& c = o.comparison;
+    // How far off first: the rest may be elided in a narrow window (the tooltip has it).
+    const double error =
+        c.measured_step_ms > 0 ? c.predicted_step_ms / c.measured_step_ms - 1 : std::nan("");
+    QString text =
+        tr("%1: %2 predicted, %3 measured %4 (%5, %6 of %7 layers matched)")
+            .arg(formatSignedPercent(error), formatMs(c.predicted_step_ms),
+                 formatMs(c.measured_step_ms), c.training ? tr("step") : tr("forward pass"), file)
+            .arg(c.layers_matched)
+            .arg(static_cast<int>(c.layers.size()));
+    if (!o.differs.isEmpty())
+        text += tr("; traced with another %1").arg(o.differs.join(QStringLiteral(", ")));
+    // Early in the line, where a narrow window still shows it.
+    if (o.trace->batch_from == QLatin1String("assumed"))
+        text.replace(0, text.indexOf(QLatin1Char(':')),
+                     tr("%1 (batch %2 assumed: the trace does not say)")
+                         .arg(text.left(text.indexOf(QLatin1Char(':'))))
+                         .arg(o.trace->settings.batch));
+    return text;
+}
+
 QString bandOf(double value, double low, double high) {
     const QString band = formatBand(value, low, high);
     return band.isEmpty() ? QString() : QStringLiteral("  ") + band;
@@ -107,6 +139,15 @@ const FigureSpec kFigures[] = {
          }
          return formatPercent(r.scaling_efficiency) + QLatin1Char(' ') + of;
      }},
+    {"measured", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Measured (trace)"),
+     QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
+                       "The opened profiler trace's step (the median of its steps; forward "
+                       "only for an inference trace) against the prediction for the same "
+                       "work, and how far the prediction is off. Layers are matched by kind "
+                       "and order; the layer table's Measured column and the timeline's "
+                       "Measured rows show them one by one (docs/calibrating.md)"),
+     measuredText,
+     [](const PredictionResult& r) { return r.trace && !r.trace->differs.isEmpty(); }},
     {"memory", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Memory per GPU"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
                        "Weights, gradients, optimizer state, activations kept for backward, "
@@ -220,13 +261,13 @@ const FigureSpec kFigures[] = {
 // the iteration, each group together.
 const std::vector<std::vector<const char*>>& columnsOf(int columns) {
     static const std::vector<std::vector<const char*>> one = {
-        {"iteration", "throughput", "efficiency", "passes", "exposed", "bubble", "straggler",
-         "input", "memory", "fits"}};
+        {"iteration", "throughput", "efficiency", "measured", "passes", "exposed", "bubble",
+         "straggler", "input", "memory", "fits"}};
     static const std::vector<std::vector<const char*>> two = {
-        {"iteration", "throughput", "efficiency", "memory", "fits"},
+        {"iteration", "throughput", "efficiency", "measured", "memory", "fits"},
         {"passes", "exposed", "bubble", "straggler", "input"}};
     static const std::vector<std::vector<const char*>> three = {
-        {"iteration", "throughput", "efficiency"},
+        {"iteration", "throughput", "efficiency", "measured"},
         {"passes", "exposed", "bubble", "straggler", "input"},
         {"memory", "fits"}};
     return columns >= 3 ? three : columns == 2 ? two : one;
@@ -257,6 +298,10 @@ SummaryPanel::SummaryPanel(QWidget* parent)
         bold.setBold(true);
         value->setFont(bold);
         m_rows.push_back({QLatin1String(spec.key), name, value});
+        if (m_rows.back().key == QLatin1String("measured")) { // until a trace is open
+            name->hide();
+            value->hide();
+        }
     }
     m_memory_bar = new MemoryBar(this);
     auto* bottom = new QHBoxLayout;
@@ -357,6 +402,12 @@ void SummaryPanel::setResult(ResultPtr result) {
     const std::size_t n = std::size(kFigures);
     for (std::size_t i = 0; i < n; ++i) {
         ElidedLabel* value = m_rows[i].value;
+        // The measured line is there only while a trace is open.
+        if (m_rows[i].key == QLatin1String("measured")) {
+            const bool shown = m_result && m_result->trace;
+            m_rows[i].name->setVisible(shown);
+            value->setVisible(shown);
+        }
         if (!m_result) {
             value->setText(QStringLiteral("–"));
             value->setTextColor({});

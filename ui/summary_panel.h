@@ -35,8 +35,9 @@ class SummaryPanel : public QWidget {
     // last result's and no longer the scenario's.
     void setError(const QString& error);
     void setBusy(bool busy);
-    // The value text of a figure by key ("iteration", "throughput", "efficiency", "passes",
-    // "exposed", "bubble", "straggler", "input", "memory", "fits"), for tests and the
+    // The value text of a figure by key ("iteration", "throughput", "efficiency",
+    // "measured" (while a trace is open), "passes", "exposed", "bubble", "straggler",
+    // "input", "memory", "fits"), for tests and the
     // screenshot check.
     QString figure(const QString& key) const;
     // The lines that make up the iteration time, with the milliseconds each stands for;

@@ -84,10 +84,10 @@ QString barKindLabel(BarKind kind, bool input_is_prefetch) {
     return {};
 }
 
-TimelineRows timelineRows(const Prediction& prediction, bool input_is_prefetch) {
+TimelineRows timelineRows(const Prediction& prediction, bool input_is_prefetch, bool compact) {
     TimelineRows out;
     const int groups = std::max<int>(1, static_cast<int>(prediction.groups.size()));
-    out.grouped = groups > 1;
+    out.grouped = groups > 1 || compact;
     const bool grouped = out.grouped;
     const auto groupOf = [groups](const TimelineEvent& e) {
         return std::clamp(e.group, 0, groups - 1);
@@ -151,7 +151,7 @@ TimelineRows timelineRows(const Prediction& prediction, bool input_is_prefetch) 
             }
         if (block.rows == 0)
             continue;
-        if (grouped) {
+        if (groups > 1) {
             const auto& info = prediction.groups[static_cast<std::size_t>(g)];
             const QString label = QString::fromStdString(info.label);
             const qsizetype paren = label.indexOf(QStringLiteral(" ("));
@@ -164,6 +164,36 @@ TimelineRows timelineRows(const Prediction& prediction, bool input_is_prefetch) 
         out.blocks.push_back(block);
     }
     return out;
+}
+
+void appendMeasuredRows(TimelineRows& rows, const std::vector<TimelineEvent>& measured,
+                        const QStringList& lines) {
+    if (measured.empty())
+        return;
+    Prediction step;
+    step.timeline = measured;
+    const TimelineRows own = timelineRows(step, false, true);
+    for (auto& block : rows.blocks)
+        if (block.lines.isEmpty())
+            block.lines = QStringList{tr("Predicted")};
+    int group = 0;
+    for (const auto& row : rows.rows)
+        group = std::max(group, row.group + 1);
+    const int offset = static_cast<int>(rows.rows.size());
+    for (auto row : own.rows) {
+        row.group = group;
+        rows.rows.push_back(row);
+    }
+    for (const int r : own.event_row)
+        rows.event_row.push_back(r + offset);
+    rows.event_lane.insert(rows.event_lane.end(), own.event_lane.begin(), own.event_lane.end());
+    TimelineRows::Block block;
+    block.first_row = offset;
+    block.rows = static_cast<int>(own.rows.size());
+    block.lines = lines;
+    rows.blocks.push_back(block);
+    rows.kinds |= own.kinds;
+    rows.grouped = true;
 }
 
 } // namespace iterscope::ui

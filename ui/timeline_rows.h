@@ -49,6 +49,16 @@ struct TimelineRows {
     bool has(BarKind kind) const { return (kinds >> static_cast<int>(kind)) & 1U; }
 };
 
-TimelineRows timelineRows(const Prediction& prediction, bool input_is_prefetch);
+// compact: the grouped layout (input, compute, communication) even for one group, where
+// a measured block joins the predicted one and both must fit the same height.
+TimelineRows timelineRows(const Prediction& prediction, bool input_is_prefetch,
+                          bool compact = false);
+
+// Appends a measured step's rows (a profiler trace's; measured_run.h) as a block of its own
+// under the predicted ones, in the compact layout, named by `lines`; predicted blocks
+// without a name are named "Predicted", so the two read apart. The measured events
+// follow the predicted ones in event_row and event_lane.
+void appendMeasuredRows(TimelineRows& rows, const std::vector<TimelineEvent>& measured,
+                        const QStringList& lines);
 
 } // namespace iterscope::ui

@@ -2,6 +2,7 @@
 
 #include "format.h"
 
+#include <QFileInfo>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -57,13 +58,38 @@ double TimelineView::totalMs() const {
     return m_total_ms;
 }
 
+std::size_t TimelineView::eventCount() const {
+    if (!m_result)
+        return 0;
+    const std::size_t measured = m_result->trace ? m_result->trace->timeline.size() : 0;
+    return m_result->prediction.timeline.size() + measured;
+}
+
+bool TimelineView::isMeasured(std::size_t i) const {
+    return m_result && i >= m_result->prediction.timeline.size();
+}
+
+const TimelineEvent& TimelineView::eventOf(std::size_t i) const {
+    const auto& predicted = m_result->prediction.timeline;
+    return i < predicted.size() ? predicted[i] : m_result->trace->timeline[i - predicted.size()];
+}
+
 void TimelineView::rebuildRows() {
-    m_rows = m_result ? timelineRows(m_result->prediction, m_input_is_prefetch) : TimelineRows{};
+    const bool measured = m_result && m_result->trace && !m_result->trace->timeline.empty();
+    m_rows = m_result ? timelineRows(m_result->prediction, m_input_is_prefetch, measured)
+                      : TimelineRows{};
+    if (measured) {
+        const auto& trace = *m_result->trace;
+        appendMeasuredRows(
+            m_rows, trace.timeline,
+            {tr("Measured"), QFileInfo(trace.trace->path).fileName(),
+             tr("step %1 of %2").arg(trace.step + 1).arg(trace.trace->analysis.steps.size())});
+    }
     m_total_ms = 1;
     if (m_result) {
         m_total_ms = m_result->prediction.iteration_ms;
-        for (const auto& e : m_result->prediction.timeline)
-            m_total_ms = std::max(m_total_ms, e.start_ms + e.duration_ms);
+        for (std::size_t i = 0; i < eventCount(); ++i)
+            m_total_ms = std::max(m_total_ms, eventOf(i).start_ms + eventOf(i).duration_ms);
         if (!(m_total_ms > 0))
             m_total_ms = 1;
     }
@@ -172,7 +198,8 @@ void TimelineView::setSelectedLayer(long layer) {
         // (forward or backward) is already in view.
         const TimelineEvent* first = nullptr;
         bool visible = false;
-        for (const auto& e : m_result->prediction.timeline) {
+        for (std::size_t i = 0; i < eventCount(); ++i) {
+            const TimelineEvent& e = eventOf(i);
             if (e.layer != layer)
                 continue;
             if (!first)
@@ -291,14 +318,15 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     // Outlines are drawn in one pass per colour after the fills: switching pens per bar is
     // what a thousand bars cost.
     p.setClipRect(g.plot.adjusted(0, 0, 1, 1));
-    const auto& events = m_result->prediction.timeline;
     std::array<QVector<QRect>, kBarKinds> outlines;
     QVector<std::pair<QRect, std::size_t>> labelled;
-    QRect selected_bars[2];
+    // A layer's forward and backward bars, predicted and measured.
+    QRect selected_bars[4];
     int selected_count = 0;
     QRect hovered;
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        const auto& e = events[i];
+    const std::size_t event_count = eventCount();
+    for (std::size_t i = 0; i < event_count; ++i) {
+        const auto& e = eventOf(i);
         const double x0 = w.timeToX(e.start_ms);
         const double x1 = w.timeToX(e.start_ms + e.duration_ms);
         if (x1 < 0 || x0 > g.plot.width())
@@ -308,7 +336,7 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
         p.fillRect(bar, barColor(kind));
         if (bar.width() > 3)
             outlines[static_cast<std::size_t>(kind)].append(bar.adjusted(0, 0, -1, -1));
-        if (m_selected_layer >= 0 && e.layer == m_selected_layer && selected_count < 2)
+        if (m_selected_layer >= 0 && e.layer == m_selected_layer && selected_count < 4)
             selected_bars[selected_count++] = bar;
         if (static_cast<int>(i) == m_hover_event)
             hovered = bar;
@@ -325,7 +353,7 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     for (const auto& [bar, i] : labelled)
         // Elided in the middle: the end says the layer and the pass.
         p.drawText(bar.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(eventName(events[i]), Qt::ElideMiddle, bar.width() - 6));
+                   fm.elidedText(eventName(i), Qt::ElideMiddle, bar.width() - 6));
     // The selected layer's bars stand out by an outline in the highlight colour and a tick
     // on the axis; the rest keep their colours, so the timeline still reads.
     const QColor highlight = pal.color(QPalette::Highlight);
@@ -390,9 +418,19 @@ QRect TimelineView::barRect(const Geometry& g, const TimeWindow& w, std::size_t 
             lanes > 1 ? lane_height - (lane + 1 < lanes ? 1 : 0) : inner};
 }
 
-QString TimelineView::eventName(const TimelineEvent& e) const {
+QString TimelineView::eventName(std::size_t i) const {
     if (!m_result)
         return {};
+    const TimelineEvent& e = eventOf(i);
+    if (isMeasured(i)) {
+        // The op the trace ran, and the layer it was matched with where it was.
+        const auto& ops = m_result->trace->timeline_ops;
+        const std::size_t k = i - m_result->prediction.timeline.size();
+        const QString op = k < ops.size() ? QString::fromStdString(ops[k]) : QString();
+        if (e.layer < 0)
+            return op;
+        return tr("%1 (%2)").arg(m_result->layerName(static_cast<std::size_t>(e.layer)), op);
+    }
     switch (e.kind) {
     case EventKind::Forward:
         return tr("%1 fwd").arg(m_result->layerName(static_cast<std::size_t>(e.layer)));
@@ -429,11 +467,11 @@ int TimelineView::eventAt(const QPoint& pos) const {
     // A pixel of slack so one-pixel bars can be hovered.
     const double t0 = w.xToTime(pos.x() - g.plot.left() - 1);
     const double t1 = w.xToTime(pos.x() - g.plot.left() + 1);
-    const auto& events = m_result->prediction.timeline;
     int best = -1;
     double best_duration = 0;
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        const auto& e = events[i];
+    const std::size_t event_count = eventCount();
+    for (std::size_t i = 0; i < event_count; ++i) {
+        const auto& e = eventOf(i);
         if (i >= m_rows.event_row.size() || m_rows.event_row[i] != row)
             continue;
         // Lanes within a row (grouped communication): the one under the pointer.
@@ -459,12 +497,15 @@ bool TimelineView::event(QEvent* event) {
             event->ignore();
             return true;
         }
-        const auto& e = m_result->prediction.timeline[static_cast<std::size_t>(i)];
+        const auto index = static_cast<std::size_t>(i);
+        const auto& e = eventOf(index);
         const auto exact = [](double ms) { return QString::number(ms, 'f', 4) + " ms"; };
+        const QString stream = isMeasured(index)
+                                   ? tr("measured, %1").arg(QLatin1String(streamName(e.stream)))
+                                   : QString(QLatin1String(streamName(e.stream)));
         QToolTip::showText(help->globalPos(),
                            tr("<b>%1</b><br>%2 stream<br>start %3<br>end %4<br>duration %5")
-                               .arg(eventName(e).toHtmlEscaped(),
-                                    QLatin1String(streamName(e.stream)), exact(e.start_ms),
+                               .arg(eventName(index).toHtmlEscaped(), stream, exact(e.start_ms),
                                     exact(e.start_ms + e.duration_ms), exact(e.duration_ms)),
                            this);
         return true;
@@ -513,8 +554,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     if ((pos - m_drag_origin).manhattanLength() <= 2 && m_result) {
         const int i = eventAt(pos);
-        const long layer =
-            i >= 0 ? m_result->prediction.timeline[static_cast<std::size_t>(i)].layer : -1;
+        const long layer = i >= 0 ? eventOf(static_cast<std::size_t>(i)).layer : -1;
         // The clicked bar is in view already: select without scrolling (a click on a
         // backward bar used to jump to the same layer's forward bar).
         m_selected_layer = layer;

@@ -78,9 +78,16 @@ class TimelineView : public QWidget {
     // Where event `event` is drawn, its time span being x0 to x1 in the plot.
     QRect barRect(const Geometry& g, const TimeWindow& w, std::size_t event, double x0,
                   double x1) const;
-    QString eventName(const TimelineEvent& e) const;
+    QString eventName(std::size_t event) const;
     void rebuildRows();
     void rebuildText() const;
+
+    // The events drawn: the prediction's timeline, then the opened trace's measured step
+    // (its own block of rows); indices into this are what eventAt() returns.
+    const TimelineEvent& eventOf(std::size_t i) const;
+    std::size_t eventCount() const;
+    // Whether event i is measured (the trace's), not predicted.
+    bool isMeasured(std::size_t i) const;
 
     ResultPtr m_result;
     TimelineRows m_rows;

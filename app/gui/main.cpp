@@ -32,7 +32,7 @@ const char* const kScenarioOptions[] = {
     "--network",         "--gpu",           "--system",    "--software",  "--nodes",
     "--gpus-per-node",   "--batch",         "--image",     "--precision", "--sync",
     "--allreduce",       "--overlap",       "--bucket-mb", "--ps-count",  "--parallel",
-    "--pipeline-stages", "--micro-batches", "--schedule"};
+    "--pipeline-stages", "--micro-batches", "--schedule",  "--layout",    "--data"};
 
 // "1280x720" -> 1280×720; each side from 200 to 8192 pixels.
 std::optional<QSize> parseWindowSize(const std::string& text) {
@@ -48,6 +48,29 @@ std::optional<QSize> parseWindowSize(const std::string& text) {
         w < 200 || h < 200 || w > 8192 || h > 8192)
         return std::nullopt;
     return QSize(w, h);
+}
+// --trace and --measurements: opened once the scenario is shown; a file that does not open
+// is one line and exit status 1.
+bool openMeasured(iterscope::ui::MainWindow& window, const std::string& trace,
+                  const std::string& measurements) {
+    QString error;
+    if (!measurements.empty() &&
+        !window.openMeasurements(QString::fromStdString(measurements), &error)) {
+        std::cerr << "iterscope: " << error.toStdString() << "\n";
+        return false;
+    }
+    if (trace.empty())
+        return true;
+    window.openTrace(QFileInfo(QString::fromStdString(trace)).absoluteFilePath());
+    QElapsedTimer reading;
+    reading.start();
+    while (!window.traceBeingRead().isEmpty() && reading.elapsed() < 120000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    if (!window.predictor()->trace()) {
+        std::cerr << "iterscope: " << window.lastError().toStdString() << "\n";
+        return false;
+    }
+    return window.waitForResult(120000);
 }
 } // namespace
 
@@ -75,6 +98,13 @@ int main(int argc, char** argv) {
     std::string tab;
     cli.add_option("--tab", tab, "Show this view tab: scaling, layers or plan")
         ->check(CLI::IsMember({"scaling", "layers", "plan"}));
+    std::string trace, measurements;
+    cli.add_option("--trace", trace,
+                   "Open this PyTorch profiler trace (.json, .json.gz): the scenario becomes the "
+                   "traced one, and every prediction is compared with it");
+    cli.add_option("--measurements", measurements,
+                   "Draw the measured runs of this CSV (the validation format) on the scaling "
+                   "charts");
     std::string window_size;
     cli.add_option("--window-size", window_size,
                    "Window size WxH in pixels, e.g. 1280x720 (with --screenshot: the PNG's "
@@ -156,6 +186,8 @@ int main(int argc, char** argv) {
                 return 1;
             }
         }
+        if (!openMeasured(window, trace, measurements))
+            return 1;
         // The Plan tab computes its plan once shown: the picture waits for it.
         QElapsedTimer planning;
         planning.start();
@@ -179,6 +211,8 @@ int main(int argc, char** argv) {
 
     if (!from_session && (scenario_given || !window.restoreLastSession()))
         window.setScenario(settings);
+    if (!openMeasured(window, trace, measurements))
+        return 1;
     if (size) {
         window.resize(*size);
         window.show();
