@@ -265,9 +265,9 @@ const char* networkTitle(const std::string& network) {
 
 } // namespace
 
-std::string profilesDir() {
-    if (const char* env = std::getenv("ITERSCOPE_PROFILES"); env != nullptr && *env != '\0')
-        return env;
+namespace {
+
+std::string findProfilesDir() {
     // The installed layout next to the running program wins over the source tree: an
     // installed copy on the build machine must read the profiles it was installed with.
     std::error_code ec;
@@ -287,6 +287,18 @@ std::string profilesDir() {
 #else
     return "/usr/share/iterscope/profiles";
 #endif
+}
+
+} // namespace
+
+std::string profilesDir() {
+    if (const char* env = std::getenv("ITERSCOPE_PROFILES"); env != nullptr && *env != '\0')
+        return env;
+    // Found once: the program does not move while it runs, and a plan asks for every
+    // candidate's error band and architecture, each of which asked here (a readlink and a
+    // stat, a third of the plan's time).
+    static const std::string found = findProfilesDir();
+    return found;
 }
 
 GpuProfile loadGpuProfile(const std::string& id_or_path) {

@@ -130,10 +130,11 @@ int inFlight(const Scenario& s, int stage) {
     return s.schedule == PipelineSchedule::GPipe ? m : std::min(s.stages() - stage, m);
 }
 
-MemoryEstimate stageMemory(const Scenario& s, const PipelinePlan& plan, int stage) {
+// `saved`: savedElementsByLayer of the network, made once for all stages.
+MemoryEstimate stageMemory(const Scenario& s, const PipelinePlan& plan, int stage,
+                           const std::vector<double>& saved) {
     const Network& net = s.network->network;
     const NetworkAnalysis& a = s.network->analysis;
-    const std::vector<double> saved = savedElementsByLayer(net, a);
     const auto su = static_cast<std::size_t>(stage);
     double params = 0, kept = 0, largest = 0, workspace = 0;
     for (std::size_t i = plan.first[su]; i < plan.first[su + 1]; ++i) {
@@ -163,8 +164,9 @@ MemoryEstimate stageMemory(const Scenario& s, const PipelinePlan& plan, int stag
 // The stage that needs the most memory.
 MemoryEstimate planMemory(const Scenario& s, const PipelinePlan& plan) {
     MemoryEstimate worst;
+    const std::vector<double> saved = savedElementsByLayer(s.network->network, s.network->analysis);
     for (int k = 0; k < plan.stages; ++k) {
-        const MemoryEstimate m = stageMemory(s, plan, k);
+        const MemoryEstimate m = stageMemory(s, plan, k, saved);
         if (k == 0 || m.total_bytes > worst.total_bytes)
             worst = m;
     }
