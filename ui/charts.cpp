@@ -1,13 +1,15 @@
 #include "charts.h"
 
+#include "chart_legend.h"
+
 #include "format.h"
 #include "time_window.h"
 
 #include <QBoxLayout>
 #include <QEvent>
 #include <QFileInfo>
+#include <QGraphicsRectItem>
 #include <QHelpEvent>
-#include <QLabel>
 #include <QToolTip>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
@@ -86,6 +88,9 @@ ScalingChartsView::ScalingChartsView(QWidget* parent)
     m_batch = makeChart(tr("Scaling with batch per GPU"), tr("Batch per GPU (log₂)"));
     m_gpu_view = new QChartView(m_gpu.chart, this);
     m_batch_view = new QChartView(m_batch.chart, this);
+    // The marker is no series: it follows the plot area when the chart is laid out again.
+    connect(m_gpu.chart, &QChart::plotAreaChanged, this, [this] { placeMarker(m_gpu); });
+    connect(m_batch.chart, &QChart::plotAreaChanged, this, [this] { placeMarker(m_batch); });
     for (auto* view : {m_gpu_view, m_batch_view}) {
         view->setRenderHint(QPainter::Antialiasing);
         view->setMinimumSize(260, 110); // small enough for a 1280×720 window, stacked
@@ -100,10 +105,8 @@ ScalingChartsView::ScalingChartsView(QWidget* parent)
                                  "per GPU, at the current GPU count"));
     m_gpu_view->viewport()->installEventFilter(this);
     m_batch_view->viewport()->installEventFilter(this);
-    auto* legend = new QLabel(this);
-    legend->setObjectName(QStringLiteral("chartLegend"));
-    legend->setWordWrap(true);
-    legend->setTextFormat(Qt::RichText);
+    m_legend = new ChartLegend(this);
+    m_legend->setObjectName(QStringLiteral("chartLegend"));
     auto* charts = new QBoxLayout(QBoxLayout::LeftToRight);
     charts->setObjectName(QStringLiteral("chartsLayout"));
     charts->addWidget(m_gpu_view);
@@ -111,7 +114,7 @@ ScalingChartsView::ScalingChartsView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(charts, 1);
-    layout->addWidget(legend);
+    layout->addWidget(m_legend);
     applyTheme();
     refresh();
 }
@@ -167,16 +170,19 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
         slot.throughput->attachAxis(c.throughput);
         slot.efficiency->attachAxis(c.efficiency);
     }
-    c.marker = new QScatterSeries;
-    c.marker->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    c.marker->setMarkerSize(11);
+    // Not a scatter series: Qt Charts repaints a series' whole plot area when one of its
+    // points moves, and the marker moves on every slider step, while on the batch chart
+    // nothing else does.
+    c.marker = new QGraphicsRectItem(-5.5, -5.5, 11, 11, c.chart);
+    c.marker->setZValue(1000); // over every series
+    c.marker->hide();
     c.overflow = new QScatterSeries;
     c.overflow->setMarkerSize(9);
     c.measured = new QScatterSeries;
     c.measured->setName(tr("measured"));
     c.measured->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     c.measured->setMarkerSize(12);
-    for (auto* s : {c.marker, c.overflow, c.measured}) {
+    for (auto* s : {c.overflow, c.measured}) {
         c.chart->addSeries(s);
         s->attachAxis(c.x);
         s->attachAxis(c.throughput);
@@ -216,12 +222,10 @@ void ScalingChartsView::resizeEvent(QResizeEvent* event) {
     const bool stacked = width() < 900;
     if (auto* charts = findChild<QBoxLayout*>(QStringLiteral("chartsLayout")))
         charts->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
-    const auto* legend = findChild<QLabel*>(QStringLiteral("chartLegend"));
-    const int legend_height = legend ? legend->heightForWidth(width()) : 0;
+    const int legend_height = m_legend->sizeHint().height();
     const int chart_width = stacked ? width() : width() / 2;
     const int chart_height = (height() - legend_height) / (stacked ? 2 : 1);
     setCompact(chart_width < 440 || chart_height < 220, chart_width < 560, chart_height < 170);
-    updateLegend(); // the shared line is elided to the width
     QWidget::resizeEvent(event);
 }
 
@@ -421,39 +425,20 @@ QStringList ScalingChartsView::legendLines() const {
 }
 
 void ScalingChartsView::updateLegend() {
-    auto* legend = findChild<QLabel*>(QStringLiteral("chartLegend"));
-    if (!legend)
-        return;
     // What the curves share is said once, on one line (the window title and an export's
     // caption have it whole); what tells them apart is said in full for each.
     const auto entries = legendEntries(m_result, m_pins);
     const LegendTexts texts = legendTextsOf(entries);
     const bool dark = isDarkPalette(palette());
-    const QFontMetrics fm = legend->fontMetrics();
-    const int width = std::max(120, this->width());
-    QString html;
-    if (!texts.shared.isEmpty()) {
-        const QString all = tr("All:");
-        const QString shared = fm.elidedText(
-            texts.shared, Qt::ElideRight, width - fm.horizontalAdvance(all + QLatin1Char(' ')) - 8);
-        html += QStringLiteral("<b>%1</b> %2<br>").arg(all.toHtmlEscaped(), shared.toHtmlEscaped());
-    }
+    std::vector<ChartLegend::Entry> shown;
     for (std::size_t i = 0; i < entries.size(); ++i)
-        html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;<b>%2:</b> %3<br>")
-                    .arg(slotColor(static_cast<std::size_t>(entries[i].slot), dark).name(),
-                         entries[i].title.toHtmlEscaped(),
-                         texts.own[static_cast<qsizetype>(i)].toHtmlEscaped());
-    html += tr("<i>Solid: images/s (left) · dashed: efficiency (right) · shaded: 80% error "
-               "band · ■ this scenario · ★ does not fit in memory");
+        shown.push_back({slotColor(static_cast<std::size_t>(entries[i].slot), dark),
+                         entries[i].title, texts.own[static_cast<qsizetype>(i)]});
+    QString key = tr("Solid: images/s (left) · dashed: efficiency (right) · shaded: 80% error "
+                     "band · ■ this scenario · ★ does not fit in memory");
     if (measuredPointCount() > 0)
-        html += tr(" · ▲ measured");
-    html += QStringLiteral("</i>");
-    // Set only when it changed: laying a rich text out again is a slider step's cost.
-    if (html != m_legend_html) {
-        m_legend_html = html;
-        legend->setText(html);
-    }
-    legend->setToolTip(texts.shared.isEmpty() ? QString() : tr("All: %1").arg(texts.shared));
+        key += tr(" · ▲ measured");
+    m_legend->setContent(texts.shared, shown, key);
 }
 
 void ScalingChartsView::fill(Chart& c, bool by_gpus) {
@@ -520,20 +505,20 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
         s.throughput->setVisible(curves != nullptr);
         s.efficiency->setVisible(curves != nullptr);
     }
-    QList<QPointF> marker, overflow;
+    QList<QPointF> overflow;
+    c.marker_at.reset();
     if (m_result) {
         const auto& p = m_result->prediction;
         const double x = by_gpus ? m_result->settings.totalGpus() : m_result->settings.batch;
-        marker.append({x, p.images_per_second / unit});
+        c.marker_at = QPointF(x, p.images_per_second / unit);
         if (!by_gpus) {
             for (const auto& point : m_result->curves.by_batch)
                 if (!point.fits_in_memory)
                     overflow.append({point.x, point.images_per_second / unit});
         }
     }
-    replaceIfChanged(c.marker, marker);
-    c.marker->setColor(dark ? slotColor(0, true) : kSlotColors[0].darker(130));
-    c.marker->setBorderColor(palette().color(QPalette::Text));
+    c.marker->setBrush(dark ? slotColor(0, true) : kSlotColors[0].darker(130));
+    c.marker->setPen(QPen(palette().color(QPalette::Text), 1));
     replaceIfChanged(c.overflow, overflow);
     c.overflow->setColor(QColor(0xd6, 0x27, 0x28));
     c.overflow->setMarkerShape(QScatterSeries::MarkerShapeStar);
@@ -551,6 +536,17 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
     setNiceRange(c.throughput, max_throughput > 0 ? max_throughput * 1.08 : 1000);
     setEfficiencyRange(c.efficiency, max_efficiency);
     m_units[by_gpus ? 0 : 1] = unit;
+    placeMarker(c);
+}
+
+void ScalingChartsView::placeMarker(Chart& c) {
+    if (!c.marker_at) {
+        c.marker->hide();
+        return;
+    }
+    const QPointF at = c.chart->mapToPosition(*c.marker_at, c.overflow);
+    c.marker->setPos(at);
+    c.marker->setVisible(c.chart->plotArea().adjusted(-1, -1, 1, 1).contains(at));
 }
 
 double setNiceRange(QValueAxis* axis, double max) {

@@ -10,9 +10,11 @@
 #include <QtCharts/QChartView>
 
 #include <array>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QAreaSeries;
+class QGraphicsRectItem;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
@@ -20,6 +22,8 @@ class QLogValueAxis;
 QT_END_NAMESPACE
 
 namespace iterscope::ui {
+
+class ChartLegend;
 
 struct PinnedCurves {
     ScenarioSettings settings;
@@ -60,6 +64,7 @@ class ScalingChartsView : public QWidget {
     // The legend as plain text: what every curve shares ("All: ..."), then one line per
     // curve with what it has of its own ("Current: ...", "Pin 1: ...").
     QStringList legendLines() const;
+    ChartLegend* legend() const { return m_legend; }
     // Full titles whatever the size, for an export (a report needs them); false: as the
     // size allows.
     void setTitlesForced(bool forced);
@@ -88,9 +93,10 @@ class ScalingChartsView : public QWidget {
         QAreaSeries* band = nullptr;
         QLineSeries* band_low = nullptr;
         QLineSeries* band_high = nullptr;
-        QScatterSeries* marker = nullptr;   // where the current scenario sits
-        QScatterSeries* overflow = nullptr; // batches that do not fit in memory
-        QScatterSeries* measured = nullptr; // the user's measured runs
+        QGraphicsRectItem* marker = nullptr; // where the current scenario sits
+        std::optional<QPointF> marker_at;    // in the axes' values
+        QScatterSeries* overflow = nullptr;  // batches that do not fit in memory
+        QScatterSeries* measured = nullptr;  // the user's measured runs
     };
     Chart makeChart(const QString& title, const QString& x_title);
     // Qt Charts lays out every axis label again on each change, so a hidden view (the
@@ -98,6 +104,8 @@ class ScalingChartsView : public QWidget {
     void refreshWhenVisible();
     void refresh();
     void fill(Chart& chart, bool by_gpus);
+    // Where the marker goes in the chart as it is laid out now.
+    void placeMarker(Chart& chart);
     void applyTheme();
     void setCompact(bool compact, bool sparse_x, bool tiny);
     void applyTitles();
@@ -106,7 +114,7 @@ class ScalingChartsView : public QWidget {
     ResultPtr m_result;
     bool m_compact = false;
     bool m_titles_forced = false;
-    QString m_legend_html;
+    ChartLegend* m_legend = nullptr;
     bool m_sparse_x = false;
     bool m_tiny = false;
     std::array<double, 2> m_units{1, 1}; // throughput axis unit (1 or 1000), GPU and batch chart

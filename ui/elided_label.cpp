@@ -100,6 +100,35 @@ const ElidedLabel::Shown& ElidedLabel::shown(int width) const {
     return m_shown;
 }
 
+QStringList ElidedLabel::shownLines() const {
+    QStringList lines;
+    for (const QStaticText& line : shown(contentsRect().width()).lines)
+        lines.append(line.text());
+    return lines;
+}
+
+void ElidedLabel::setLineCount(int lines) {
+    lines = std::max(1, lines);
+    if (lines == m_lines)
+        return;
+    m_lines = lines;
+    m_shown.width = -1; // laid out again
+    updateGeometry();
+    update();
+}
+
+int ElidedLabel::linesNeeded(int width) const {
+    QTextLayout layout(m_text, font());
+    layout.beginLayout();
+    int lines = 0;
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(std::max(1, width));
+        ++lines;
+    }
+    layout.endLayout();
+    return std::max(1, lines);
+}
+
 bool ElidedLabel::isElided() const {
     return shown(contentsRect().width()).elided;
 }

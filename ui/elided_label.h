@@ -29,6 +29,13 @@ class ElidedLabel : public QFrame {
     void setFaded(bool faded);
     void setTextColor(const QColor& color); // invalid: the palette's
     bool isElided() const;
+    // The lines as painted now, the last one elided where the text is longer.
+    QStringList shownLines() const;
+    int lineCount() const { return m_lines; }
+    // A label whose height is meant to change (rarely: not on every slider step).
+    void setLineCount(int lines);
+    // How many lines the whole text takes, wrapped at `width` pixels.
+    int linesNeeded(int width) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

@@ -4,6 +4,7 @@
 #include "main_window.h"
 
 #include "charts.h"
+#include "elided_label.h"
 #include "layer_chart.h"
 #include "layer_table_model.h"
 #include "plan_view.h"

@@ -35,6 +35,7 @@ QT_END_NAMESPACE
 
 namespace iterscope::ui {
 
+class ElidedLabel;
 class LayerChartView;
 class LayerFilterModel;
 class LayerTableModel;
@@ -233,7 +234,7 @@ class MainWindow : public QMainWindow {
     QSplitter* m_horizontal = nullptr;
     Banner* m_banner = nullptr;
     QProgressBar* m_progress = nullptr;
-    QLabel* m_status = nullptr;
+    ElidedLabel* m_status = nullptr;
     QAction* m_dark_action = nullptr;
     QTimer m_busy_timer;
     ResultPtr m_result;

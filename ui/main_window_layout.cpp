@@ -5,8 +5,10 @@
 #include "main_window.h"
 
 #include "charts.h"
+#include "elided_label.h"
 #include "layer_chart.h"
 #include "layer_table_model.h"
+#include "layer_tree_view.h"
 #include "plain_text_delegate.h"
 #include "plan_view.h"
 #include "scenario_panel.h"
@@ -146,7 +148,15 @@ void MainWindow::createViews() {
     m_progress->setRange(0, 0);
     m_progress->setMaximumWidth(160);
     m_progress->hide();
-    m_status = new QLabel;
+    // Of a fixed width: a label that is resized relays the whole window out, and this one
+    // changes on every slider step.
+    m_status = new ElidedLabel;
+    m_status->setObjectName(QStringLiteral("computeState"));
+    m_status->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    m_status->setFixedWidth(
+        m_status->fontMetrics().horizontalAdvance(
+            tr("%1 layers · computed in %2 ms").arg(99999).arg(999.9, 0, 'f', 1)) +
+        8);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_status);
 }
@@ -204,7 +214,7 @@ QWidget* MainWindow::createLayerTable() {
     filter_row->addWidget(m_filter, 1);
     filter_row->addWidget(m_layer_count);
     filter_row->addWidget(m_network_order);
-    m_table = new QTreeView(box);
+    m_table = new LayerTreeView(box);
     m_table->setObjectName(QStringLiteral("layerTable"));
     m_table->setRootIsDecorated(false); // until a network with modules comes
     m_table->setUniformRowHeights(true);

@@ -3,6 +3,8 @@
 // made repainting the layer table the slowest part of following a slider drag.
 #pragma once
 
+#include "static_text_cache.h"
+
 #include <QStyledItemDelegate>
 
 namespace iterscope::ui {
@@ -16,6 +18,10 @@ class PlainTextDelegate : public QStyledItemDelegate {
     // the right and aligned as the model asks, in the model's font and foreground.
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
+
+  private:
+    // Names, kinds and shapes stay the same while a slider moves: shaped once.
+    mutable StaticTextCache m_texts;
 };
 
 } // namespace iterscope::ui

@@ -21,13 +21,6 @@ constexpr int kMinTickSpacingPx = 90;
 constexpr int kMargin = 8;
 constexpr int kMaxGroupWidthPx = 150;
 
-QStaticText staticText(const QString& text, const QFont& font) {
-    QStaticText out(text);
-    out.setTextFormat(Qt::PlainText);
-    out.prepare(QTransform(), font);
-    return out;
-}
-
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
@@ -98,19 +91,21 @@ void TimelineView::rebuildRows() {
 
 void TimelineView::rebuildText() const {
     // Row labels, group names and the legend are laid out once per result (and font), not
-    // on every paint: a slider drag repaints the timeline on every step.
+    // on every paint: a slider drag repaints the timeline on every step. Most are the same
+    // from one result to the next, and are shaped once.
     const QFont f = font();
-    const QFontMetrics fm(f);
     m_row_text.clear();
     for (const auto& row : m_rows.rows)
-        m_row_text.push_back(staticText(row.label, f));
+        m_row_text.push_back(m_texts.get(row.label, f));
     m_group_width = 0;
     m_group_text.clear();
     for (const auto& block : m_rows.blocks) {
         std::vector<QString> lines;
         for (qsizetype i = 0; i < block.lines.size(); ++i) {
             if (i < 2)
-                m_group_width = std::max(m_group_width, fm.horizontalAdvance(block.lines[i]));
+                m_group_width = std::max(
+                    m_group_width,
+                    static_cast<int>(std::ceil(m_texts.get(block.lines[i], f).size().width())));
             lines.push_back(block.lines[i]);
         }
         m_group_text.push_back(std::move(lines));
@@ -121,7 +116,8 @@ void TimelineView::rebuildText() const {
     for (int k = 0; k < kBarKinds; ++k) {
         const auto kind = static_cast<BarKind>(k);
         if (m_rows.has(kind))
-            m_legend_text.push_back({kind, staticText(barKindLabel(kind, m_input_is_prefetch), f)});
+            m_legend_text.push_back(
+                {kind, m_texts.get(barKindLabel(kind, m_input_is_prefetch), f)});
     }
     m_text_font = f;
 }
@@ -288,10 +284,9 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
             const int top = box.top() + (box.height() - shown * fm.height()) / 2;
             p.setPen(pal.color(QPalette::Text));
             for (int l = 0; l < shown; ++l)
-                p.drawText(
-                    QRect(box.left(), top + l * fm.height(), box.width(), fm.height()),
-                    Qt::AlignVCenter | Qt::AlignLeft,
-                    fm.elidedText(lines[static_cast<std::size_t>(l)], Qt::ElideRight, box.width()));
+                p.drawStaticText(
+                    QPoint(box.left(), top + l * fm.height()),
+                    m_texts.get(lines[static_cast<std::size_t>(l)], font(), box.width()));
         }
     }
 
@@ -305,11 +300,12 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
         p.drawLine(x, g.plot.top(), x, g.plot.bottom());
         p.setPen(pal.color(QPalette::Text));
         p.drawLine(x, g.plot.top() - 4, x, g.plot.top());
-        const QString label = QString::fromStdString(tickLabel(t, step, w.end_ms));
-        const int tw = fm.horizontalAdvance(label);
-        p.drawText(QPoint(std::clamp(x - tw / 2, g.plot.left() - tw / 2, rect.right() - tw),
-                          rect.top() + fm.ascent() + 2),
-                   label);
+        const QStaticText& label =
+            m_texts.get(QString::fromStdString(tickLabel(t, step, w.end_ms)), font());
+        const int tw = static_cast<int>(std::ceil(label.size().width()));
+        p.drawStaticText(QPoint(std::clamp(x - tw / 2, g.plot.left() - tw / 2, rect.right() - tw),
+                                rect.top() + 2),
+                         label);
     }
     p.setPen(pal.color(QPalette::Text));
     p.drawLine(g.plot.left(), g.plot.top(), g.plot.right(), g.plot.top());
@@ -325,6 +321,8 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
     int selected_count = 0;
     QRect hovered;
     const std::size_t event_count = eventCount();
+    QRect run;
+    BarKind run_kind{};
     for (std::size_t i = 0; i < event_count; ++i) {
         const auto& e = eventOf(i);
         const double x0 = w.timeToX(e.start_ms);
@@ -333,7 +331,17 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
             continue;
         const QRect bar = barRect(g, w, i, x0, x1);
         const auto kind = barKind(e);
-        p.fillRect(bar, barColor(kind));
+        // Zoomed out, hundreds of bars of a row share a few pixels: one fill for a run of
+        // touching bars of one colour draws the same.
+        if (run_kind == kind && bar.top() == run.top() && bar.height() == run.height() &&
+            bar.left() <= run.right() + 1 && bar.right() >= run.left()) {
+            run = run.united(bar);
+        } else {
+            if (!run.isNull())
+                p.fillRect(run, barColor(run_kind));
+            run = bar;
+            run_kind = kind;
+        }
         if (bar.width() > 3)
             outlines[static_cast<std::size_t>(kind)].append(bar.adjusted(0, 0, -1, -1));
         if (m_selected_layer >= 0 && e.layer == m_selected_layer && selected_count < 4)
@@ -343,6 +351,8 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
         if (bar.width() > 40 && bar.height() >= fm.height() - 2)
             labelled.append({bar, i});
     }
+    if (!run.isNull())
+        p.fillRect(run, barColor(run_kind));
     for (int k = 0; k < kBarKinds; ++k) {
         if (outlines[static_cast<std::size_t>(k)].isEmpty())
             continue;
@@ -350,10 +360,24 @@ void TimelineView::paintTimeline(QPainter& p, const QRect& rect) const {
         p.drawRects(outlines[static_cast<std::size_t>(k)]);
     }
     p.setPen(Qt::white);
-    for (const auto& [bar, i] : labelled)
+    // The widest bars are named first, and a name that would cross one already drawn (an
+    // input copy under the host's decoding of the same batch) is left to the tooltip.
+    std::stable_sort(labelled.begin(), labelled.end(), [](const auto& a, const auto& b) {
+        return a.first.width() > b.first.width();
+    });
+    QVector<QRect> named;
+    for (const auto& [bar, i] : labelled) {
         // Elided in the middle: the end says the layer and the pass.
-        p.drawText(bar.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(eventName(i), Qt::ElideMiddle, bar.width() - 6));
+        const QStaticText& name =
+            m_texts.get(eventName(i), font(), bar.width() - 6, Qt::ElideMiddle);
+        const QRect at(bar.left() + 3, bar.top() + (bar.height() - fm.height()) / 2,
+                       static_cast<int>(std::ceil(name.size().width())), fm.height());
+        if (std::any_of(named.begin(), named.end(),
+                        [&at](const QRect& other) { return other.intersects(at); }))
+            continue;
+        named.append(at);
+        p.drawStaticText(at.topLeft(), name);
+    }
     // The selected layer's bars stand out by an outline in the highlight colour and a tick
     // on the axis; the rest keep their colours, so the timeline still reads.
     const QColor highlight = pal.color(QPalette::Highlight);

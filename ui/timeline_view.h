@@ -8,6 +8,7 @@
 #pragma once
 
 #include "predictor.h"
+#include "static_text_cache.h"
 #include "time_window.h"
 #include "timeline_rows.h"
 
@@ -98,6 +99,7 @@ class TimelineView : public QWidget {
     mutable std::vector<QStaticText> m_row_text;            // parallel to m_rows.rows
     mutable std::vector<std::vector<QString>> m_group_text; // parallel to m_rows.blocks
     mutable std::vector<std::pair<BarKind, QStaticText>> m_legend_text;
+    mutable StaticTextCache m_texts; // tick labels, block names, bar labels
     TimeWindow m_window;
     long m_selected_layer = -1;
     int m_hover_event = -1;

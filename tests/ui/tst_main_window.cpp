@@ -1,6 +1,7 @@
 // The main window end to end with the real model: controls drive the summary, the newest
 // request wins, sessions round-trip, every network file type opens, selection syncs and
 // every export writes a valid file.
+#include "chart_legend.h"
 #include "charts.h"
 #include "exporters.h"
 #include "layer_chart.h"
@@ -16,6 +17,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QGraphicsRectItem>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,12 +26,15 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPaintEvent>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <QtCharts/QAbstractSeries>
+#include <QtCharts/QChart>
 
 using namespace iterscope::ui;
 
@@ -281,6 +286,78 @@ class TestMainWindow : public QObject {
         QVERIFY(QApplication::palette().color(QPalette::Base).lightness() > 128);
     }
 
+    void theMarkerSitsOnTheCurrentScenario() {
+        // The square is an item of its own (moving a series point repainted the whole
+        // plot): it must still sit where the current scenario's point is, and follow it.
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        ScenarioSettings s;
+        s.network = QStringLiteral("resnet50");
+        s.batch = 64;
+        w.setScenario(s);
+        QVERIFY(w.waitForResult());
+        const auto markerValue = [&w](QChartView* view) -> std::optional<QPointF> {
+            QApplication::processEvents();
+            for (QGraphicsItem* item : view->chart()->childItems())
+                if (auto* r = qgraphicsitem_cast<QGraphicsRectItem*>(item);
+                    r && r->zValue() >= 1000 && r->isVisible())
+                    return view->chart()->mapToValue(r->pos(), view->chart()->series().front());
+            return std::nullopt;
+        };
+        // The GPU chart reaches 1024 GPUs, in thousands of images/s.
+        const double ips = w.currentResult()->prediction.images_per_second / 1000;
+        auto at = markerValue(w.scalingCharts()->gpuChart());
+        QVERIFY(at);
+        QVERIFY2(std::abs(at->x() / 8 - 1) < 0.03, qPrintable(QString::number(at->x())));
+        QVERIFY2(std::abs(at->y() / ips - 1) < 0.03, qPrintable(QString::number(at->y())));
+        at = markerValue(w.scalingCharts()->batchChart());
+        QVERIFY(at);
+        QVERIFY2(std::abs(at->x() / 64 - 1) < 0.03, qPrintable(QString::number(at->x())));
+        s.batch = 128;
+        w.setScenario(s);
+        QVERIFY(w.waitForResult());
+        at = markerValue(w.scalingCharts()->batchChart());
+        QVERIFY(at);
+        QVERIFY2(std::abs(at->x() / 128 - 1) < 0.03, qPrintable(QString::number(at->x())));
+        QVERIFY2(std::abs(at->y() / w.currentResult()->prediction.images_per_second - 1) < 0.03,
+                 qPrintable(QString::number(at->y())));
+    }
+
+    void theLayerTableRepaintsWhatANewResultChanged() {
+        // The view repaints its visible rows for a whole-result change instead of locating
+        // each changed row: they must be repainted all the same, without a forced repaint.
+        struct PaintWatch : QObject {
+            QRegion painted;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::Paint)
+                    painted += static_cast<QPaintEvent*>(e)->region();
+                return false;
+            }
+        } watch;
+        MainWindow w(false);
+        w.resize(1600, 1000);
+        w.show();
+        ScenarioSettings s;
+        s.network = QStringLiteral("resnet50");
+        w.setScenario(s);
+        QVERIFY(w.waitForResult());
+        QApplication::processEvents();
+        QWidget* viewport = w.layerView()->viewport();
+        viewport->installEventFilter(&watch);
+        s.batch = 128;
+        w.setScenario(s);
+        QVERIFY(w.waitForResult());
+        QApplication::processEvents();
+        const QRect rows = w.layerView()->visualRect(w.layerView()->model()->index(0, 0)) |
+                           w.layerView()->visualRect(w.layerView()->model()->index(
+                               w.layerView()->model()->rowCount() - 1, 0));
+        QVERIFY2(watch.painted.contains(rows.intersected(viewport->rect()).center()) &&
+                     watch.painted.boundingRect().contains(rows.intersected(viewport->rect())),
+                 "the rows of the new result were not repainted");
+        viewport->removeEventFilter(&watch);
+    }
+
     void theChartLegendIsNeverCut_data() {
         QTest::addColumn<int>("width");
         QTest::newRow("the default window") << 1600;
@@ -298,13 +375,21 @@ class TestMainWindow : public QObject {
         for (int i = 0; i < 2; ++i) // pins add lines to the legend
             QVERIFY(w.scalingCharts()->pinCurrent());
         QApplication::processEvents();
-        auto* legend = w.scalingCharts()->findChild<QLabel*>(QStringLiteral("chartLegend"));
+        const ChartLegend* legend = w.scalingCharts()->legend();
         QVERIFY(legend && legend->isVisible());
-        QVERIFY2(legend->height() >= legend->heightForWidth(legend->width()),
-                 qPrintable(QStringLiteral("%1 px high, needs %2 at %3 px wide")
-                                .arg(legend->height())
-                                .arg(legend->heightForWidth(legend->width()))
-                                .arg(legend->width())));
+        // "All: ...", the current curve, two pins, and the key on one or two lines.
+        QVERIFY2(legend->lineCount() >= 5, qPrintable(QString::number(legend->lineCount())));
+        const QStringList lines = legend->shownLines();
+        QCOMPARE(lines.size(), 5);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("All: ")), qPrintable(lines[0]));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("Current:")), qPrintable(lines[1]));
+        QVERIFY2(lines[3].startsWith(QStringLiteral("Pin 2:")), qPrintable(lines[3]));
+        // Every line whole in height: an elided line says so with "…", none is clipped.
+        const int needed = legend->lineCount() * legend->fontMetrics().lineSpacing();
+        QVERIFY2(
+            legend->height() >= needed,
+            qPrintable(QStringLiteral("%1 px high, needs %2").arg(legend->height()).arg(needed)));
+        QVERIFY(!lines.last().contains(QChar(0x2026))); // the key always fits, wrapped
     }
 
     void exportsWriteValidFiles() {

@@ -1,6 +1,7 @@
 // The layer table's cell painter: text where the model's alignment puts it, elided inside
 // its cell, in the model's colour. Checked on the pixels it paints.
 #include "plain_text_delegate.h"
+#include "static_text_cache.h"
 
 #include <QApplication>
 #include <QImage>
@@ -9,6 +10,7 @@
 #include <QTest>
 
 using iterscope::ui::PlainTextDelegate;
+using iterscope::ui::StaticTextCache;
 
 namespace {
 struct Ink {
@@ -67,6 +69,35 @@ class TestPlainTextDelegate : public QObject {
                                   Qt::AlignLeft, 80);
         QVERIFY(ink.left >= 0);
         QVERIFY2(ink.right < 80, qPrintable(QString::number(ink.right)));
+    }
+
+    void aCellPaintedAgainShowsItsNewText() {
+        // The shaped texts are kept between paints: a number that changed must not paint
+        // the old one's glyphs.
+        const Ink short_text = paintCell(QStringLiteral("1 ms"), Qt::AlignLeft, 300);
+        const Ink long_text = paintCell(QStringLiteral("1234567.89 ms"), Qt::AlignLeft, 300);
+        QVERIFY(long_text.right > short_text.right + 20);
+    }
+
+    void theTextCacheElidesToItsWidthAndKeepsWhatItShaped() {
+        StaticTextCache cache;
+        const QFont font = QApplication::font();
+        const QString name = QStringLiteral("features.2.0/block.0.0/Conv_with_a_long_tail");
+        const QStaticText& whole = cache.get(name, font);
+        QCOMPARE(whole.text(), name);
+        const double whole_width = whole.size().width();
+        const QStaticText& elided = cache.get(name, font, 80, Qt::ElideMiddle);
+        QVERIFY2(elided.size().width() <= 80, qPrintable(QString::number(elided.size().width())));
+        QVERIFY(elided.text().contains(QChar(0x2026)));
+        QVERIFY(elided.text().endsWith(QStringLiteral("tail"))); // the middle went
+        // Asked again: the same shaped text, not another.
+        QCOMPARE(&cache.get(name, font, 80, Qt::ElideMiddle), &elided);
+        // A text that fits is not elided, whatever the width asked.
+        QCOMPARE(cache.get(QStringLiteral("Conv"), font, 400).text(), QStringLiteral("Conv"));
+        // Another font: shaped again, at its own size.
+        QFont large = font;
+        large.setPointSizeF(font.pointSizeF() * 2);
+        QVERIFY(cache.get(name, large).size().width() > 1.5 * whole_width);
     }
 
     void theModelsForegroundIsUsed() {
