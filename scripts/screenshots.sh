@@ -33,6 +33,12 @@ shot pipeline-1280x720.png --window-size 1280x720 --network resnet152 --parallel
     --pipeline-stages 4 --micro-batches 16 --schedule gpipe
 shot pipeline.png --window-size 1920x1080 --network resnet152 --parallel pipeline \
     --pipeline-stages 4 --micro-batches 16 --schedule gpipe
+# A real profiler trace (the shipped fixture: AlexNet forward passes on an A100) opened
+# beside its prediction: the summary's measured line, the layer table's Measured column,
+# the measured block under the timeline (issue 19).
+shot trace-1280x720.png --window-size 1280x720 --network alexnet --system dgx-a100 \
+    --gpu a100-sxm4-40gb --gpus-per-node 1 --batch 128 \
+    --trace tests/data/traces/a100-alexnet-forward.pt.trace.json.gz
 # The Plan tab on its own (it shares the narrow chart tab in the window).
 # Its export: the chart and legend alone, with a caption (the global batch is at most 8,192
 # by default).

@@ -82,6 +82,11 @@ QString measuredText(const PredictionResult& r) {
                  formatMs(c.measured_step_ms), c.training ? tr("step") : tr("forward pass"), file)
             .arg(c.layers_matched)
             .arg(static_cast<int>(c.layers.size()));
+    // A GPU the host kept waiting: the model predicts one kept fed, so the step's error then
+    // says more of the run than of the model, and the GPU's own busy time is the one to read.
+    if (c.measured_busy_ms > 0 && c.measured_busy_ms < 0.8 * c.measured_step_ms)
+        text.insert(text.indexOf(QLatin1String(" (")),
+                    tr(", GPU busy only %1").arg(formatMs(c.measured_busy_ms)));
     if (!o.differs.isEmpty())
         text += tr("; traced with another %1").arg(o.differs.join(QStringLiteral(", ")));
     // Early in the line, where a narrow window still shows it.
