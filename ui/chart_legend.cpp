@@ -26,13 +26,14 @@ ChartLegend::ChartLegend(QWidget* parent)
     m_grid->setVerticalSpacing(0);
     m_grid->setColumnStretch(kTextColumn, 1);
     m_shared = makeRow(false);
-    m_grid->addWidget(m_shared.title, 0, kSwatchColumn, 1, 2);
+    m_grid->addWidget(m_shared.title, 0, kSwatchColumn, 1, 2, Qt::AlignTop);
     m_grid->addWidget(m_shared.text, 0, kTextColumn);
     m_shared.title->setText(tr("All:"));
     m_key = new ElidedLabel(this);
     QFont italic = m_key->font();
     italic.setItalic(true);
     m_key->setFont(italic);
+    m_key->setMaxLines(3); // wrapped, never elided, up to a narrow window's three lines
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 }
 
@@ -52,6 +53,7 @@ ChartLegend::Row ChartLegend::makeRow(bool with_swatch) {
     // An elided label asks for no width of its own; the name takes what it needs.
     row.title->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     row.text = new ElidedLabel(this);
+    row.text->setMaxLines(2); // a pin's differences may take two lines
     return row;
 }
 
@@ -71,8 +73,8 @@ void ChartLegend::setContent(const QString& shared, const std::vector<Entry>& en
         int line = 1;
         for (std::size_t i = 0; i < entries.size(); ++i, ++line) {
             m_rows.push_back(makeRow(true));
-            m_grid->addWidget(m_rows.back().swatch, line, kSwatchColumn);
-            m_grid->addWidget(m_rows.back().title, line, kTitleColumn);
+            m_grid->addWidget(m_rows.back().swatch, line, kSwatchColumn, Qt::AlignTop);
+            m_grid->addWidget(m_rows.back().title, line, kTitleColumn, Qt::AlignTop);
             m_grid->addWidget(m_rows.back().text, line, kTextColumn);
             // Shown now, not on the next turn of the event loop as a layout would: a
             // picture taken then has every line in its place.
@@ -96,22 +98,6 @@ void ChartLegend::setContent(const QString& shared, const std::vector<Entry>& en
         row.text->setText(entries[i].text);
     }
     m_key->setText(key);
-    fitKey();
-}
-
-void ChartLegend::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    fitKey();
-}
-
-void ChartLegend::fitKey() {
-    // Wrapped, never elided, up to a narrow window's three lines. Laid out again only when
-    // the key or the width changed, not on every slider step.
-    if (m_key->text() == m_key_fitted_text && width() == m_key_fitted_width)
-        return;
-    m_key_fitted_text = m_key->text();
-    m_key_fitted_width = width();
-    m_key->setLineCount(std::min(3, m_key->linesNeeded(width())));
 }
 
 QStringList ChartLegend::shownLines() const {

@@ -1,8 +1,9 @@
-// The scaling charts' legend: what every curve shares on one line, then a line per curve
-// (its colour, its name, what it has of its own), then the key to the marks. Lines of a
-// fixed height that elide what does not fit (the tooltip has it whole): the legend names
-// the batch and GPU count, so its text changes on every slider step, and a word-wrapped
-// rich-text label relaid the whole window out each time (issue 20, item 13).
+// The scaling charts' legend: what every curve shares, then a line per curve (its colour,
+// its name, what it has of its own), then the key to the marks. Each of one or two lines
+// (the key up to three), eliding what does not fit (the tooltip has it whole), and a new
+// height only when a text needs another line: the legend names the batch and GPU count,
+// so its text changes on every slider step, and a word-wrapped rich-text label relaid the
+// whole window out each time (issue 20, item 13).
 #pragma once
 
 #include <QColor>
@@ -40,9 +41,6 @@ class ChartLegend : public QWidget {
     bool isElided() const;
     int lineCount() const;
 
-  protected:
-    void resizeEvent(QResizeEvent* event) override;
-
   private:
     struct Row {
         ElidedLabel* swatch = nullptr;
@@ -51,15 +49,11 @@ class ChartLegend : public QWidget {
     };
     Row makeRow(bool with_swatch);
     void removeRow(Row& row);
-    // The key takes as many lines as it needs at the present width.
-    void fitKey();
 
     QGridLayout* m_grid = nullptr;
     Row m_shared;
     std::vector<Row> m_rows;
     ElidedLabel* m_key = nullptr;
-    QString m_key_fitted_text;
-    int m_key_fitted_width = -1;
 };
 
 } // namespace iterscope::ui

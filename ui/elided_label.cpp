@@ -18,7 +18,30 @@ void ElidedLabel::setText(const QString& text) {
     if (text == m_text)
         return;
     m_text = text;
-    update(); // the height is fixed, so no relayout
+    fitLines();
+    update(); // the height is fixed (or changes only with the lines needed): no relayout
+}
+
+void ElidedLabel::setMaxLines(int max_lines) {
+    m_max_lines = std::max(0, max_lines);
+    m_fitted_width = -1;
+    fitLines();
+}
+
+void ElidedLabel::fitLines() {
+    if (m_max_lines <= 0)
+        return;
+    const int width = contentsRect().width();
+    if (m_text == m_fitted_text && width == m_fitted_width)
+        return;
+    m_fitted_text = m_text;
+    m_fitted_width = width;
+    setLineCount(std::min(m_max_lines, linesNeeded(width)));
+}
+
+void ElidedLabel::resizeEvent(QResizeEvent* event) {
+    QFrame::resizeEvent(event);
+    fitLines();
 }
 
 void ElidedLabel::setExplanation(const QString& explanation) {

@@ -36,12 +36,17 @@ class ElidedLabel : public QFrame {
     void setLineCount(int lines);
     // How many lines the whole text takes, wrapped at `width` pixels.
     int linesNeeded(int width) const;
+    // As many lines as the text needs at the label's width, up to `max_lines` (0: the fixed
+    // count of setLineCount). The height changes only when the text or the width makes it,
+    // not on every new text of the same length.
+    void setMaxLines(int max_lines);
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
   protected:
     void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
 
   private:
@@ -63,6 +68,10 @@ class ElidedLabel : public QFrame {
     QString m_explanation;
     QColor m_color;
     int m_lines = 1;
+    int m_max_lines = 0;
+    void fitLines();
+    QString m_fitted_text;
+    int m_fitted_width = -1;
     mutable Shown m_shown;
     bool m_muted = false;
     bool m_faded = false;

@@ -193,8 +193,13 @@ int main(int argc, char** argv) {
         planning.start();
         while (window.planView()->isBusy() && planning.elapsed() < 120000)
             QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-        // Results change label texts; their layouts settle on the next turn of the loop.
-        QCoreApplication::processEvents();
+        // Results change label texts; their layouts settle over the next turns of the loop
+        // (a legend line that wraps takes a second pass).
+        {
+            QEventLoop settle;
+            QTimer::singleShot(100, &settle, &QEventLoop::quit);
+            settle.exec();
+        }
         QString error;
         if (!window.waitingSession().isEmpty() ||
             (!window.lastError().isEmpty() && !window.currentResult())) {
