@@ -34,6 +34,7 @@ ChartLegend::ChartLegend(QWidget* parent)
     italic.setItalic(true);
     m_key->setFont(italic);
     m_key->setMaxLines(3); // wrapped, never elided, up to a narrow window's three lines
+    m_grid->addWidget(m_key, 1, 0, 1, 3);
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
 }
 
@@ -65,7 +66,7 @@ void ChartLegend::removeRow(Row& row) {
 
 void ChartLegend::setContent(const QString& shared, const std::vector<Entry>& entries,
                              const QString& key) {
-    if (entries.size() != m_rows.size() || m_grid->indexOf(m_key) < 0) {
+    if (entries.size() != m_rows.size()) {
         m_grid->removeWidget(m_key);
         for (Row& row : m_rows)
             removeRow(row);
@@ -108,15 +109,6 @@ QStringList ChartLegend::shownLines() const {
         lines << row.title->text() + QLatin1Char(' ') + row.text->shownLines().join(' ');
     lines << m_key->shownLines().join(QLatin1Char(' '));
     return lines;
-}
-
-bool ChartLegend::isElided() const {
-    if (!m_shared.text->isHidden() && m_shared.text->isElided())
-        return true;
-    for (const Row& row : m_rows)
-        if (row.text->isElided())
-            return true;
-    return m_key->isElided();
 }
 
 int ChartLegend::lineCount() const {

@@ -37,8 +37,6 @@ class ChartLegend : public QWidget {
     // The lines as shown now, elided where they are ("All: …", "Current: …", the key), for
     // tests.
     QStringList shownLines() const;
-    // Whether any line is elided at the present width.
-    bool isElided() const;
     int lineCount() const;
 
   private:

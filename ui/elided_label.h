@@ -32,10 +32,6 @@ class ElidedLabel : public QFrame {
     // The lines as painted now, the last one elided where the text is longer.
     QStringList shownLines() const;
     int lineCount() const { return m_lines; }
-    // A label whose height is meant to change (rarely: not on every slider step).
-    void setLineCount(int lines);
-    // How many lines the whole text takes, wrapped at `width` pixels.
-    int linesNeeded(int width) const;
     // As many lines as the text needs at the label's width, up to `max_lines` (0: the fixed
     // count of setLineCount). The height changes only when the text or the width makes it,
     // not on every new text of the same length.
@@ -69,6 +65,9 @@ class ElidedLabel : public QFrame {
     QColor m_color;
     int m_lines = 1;
     int m_max_lines = 0;
+    // How many lines the whole text takes, wrapped at `width` pixels.
+    int linesNeeded(int width) const;
+    void setLineCount(int lines);
     void fitLines();
     QString m_fitted_text;
     int m_fitted_width = -1;

@@ -76,17 +76,17 @@ QString measuredText(const PredictionResult& r) {
     // How far off first: the rest may be elided in a narrow window (the tooltip has it).
     const double error =
         c.measured_step_ms > 0 ? c.predicted_step_ms / c.measured_step_ms - 1 : std::nan("");
-    QString text =
-        tr("%1: %2 predicted, %3 measured %4 (%5, %6 of %7 layers matched)")
-            .arg(formatSignedPercent(error), formatMs(c.predicted_step_ms),
-                 formatMs(c.measured_step_ms), c.training ? tr("step") : tr("forward pass"), file)
-            .arg(c.layers_matched)
-            .arg(static_cast<int>(c.layers.size()));
     // A GPU the host kept waiting: the model predicts one kept fed, so the step's error then
     // says more of the run than of the model, and the GPU's own busy time is the one to read.
-    if (c.measured_busy_ms > 0 && c.measured_busy_ms < 0.8 * c.measured_step_ms)
-        text.insert(text.indexOf(QLatin1String(" (")),
-                    tr(", GPU busy only %1").arg(formatMs(c.measured_busy_ms)));
+    const QString busy = c.measured_busy_ms > 0 && c.measured_busy_ms < 0.8 * c.measured_step_ms
+                             ? tr(", GPU busy only %1").arg(formatMs(c.measured_busy_ms))
+                             : QString();
+    QString text = tr("%1: %2 predicted, %3 measured %4%5 (%6, %7 of %8 layers matched)")
+                       .arg(formatSignedPercent(error), formatMs(c.predicted_step_ms),
+                            formatMs(c.measured_step_ms),
+                            c.training ? tr("step") : tr("forward pass"), busy, file)
+                       .arg(c.layers_matched)
+                       .arg(static_cast<int>(c.layers.size()));
     if (!o.differs.isEmpty())
         text += tr("; traced with another %1").arg(o.differs.join(QStringLiteral(", ")));
     // Early in the line, where a narrow window still shows it.
