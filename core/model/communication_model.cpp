@@ -358,6 +358,23 @@ double hostPcieMs(const SystemProfile& s, int gpus, double bytes, double efficie
     return ms / efficiency;
 }
 
+double doubleBinaryTreeNodeSends(int nodes) {
+    // The busiest node's edges over both trees, each edge carrying S/2 each way. With 2
+    // nodes each is the root of one tree with one child and that child in the other: S.
+    // With 3, the middle of a chain in one tree and a leaf in the other: 1.5 S. From 4 on,
+    // some node is an inner vertex with two children and a parent in one tree and a leaf
+    // in the other (NCCL's ncclGetDtree mirrors or shifts the first tree so that the
+    // inner vertices of one are the leaves of the other): 4 x S/2. tst_collectives builds
+    // NCCL's trees and checks these against their degrees.
+    if (nodes <= 1)
+        return 0;
+    if (nodes == 2)
+        return 1;
+    if (nodes == 3)
+        return 1.5;
+    return 2;
+}
+
 ExchangeModel exchangeModel(const Scenario& s) {
     return exchangeModel(s, s.nodes, s.gpus_per_node);
 }
@@ -392,15 +409,19 @@ ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
 
         // NCCL's double binary tree: a chain inside each node, in which every GPU sends the
         // bucket up (reduce) and down (broadcast), and two complementary trees across the
-        // nodes, so that a node sends the bucket out and receives it once in all: half a
-        // ring's inter-node traffic (NVIDIA, "Massively Scale Your Deep Learning Training
-        // with NCCL 2.4", 2019). The chunks are pipelined: the slower stage sets the pace.
+        // nodes, each carrying half the bucket. A node sends S/2 on each of its tree edges
+        // (up in the reduce, down in the broadcast): an inner vertex of one tree and a leaf of
+        // the other sends 2 S in all, what a ring sends; only 2 and 3 nodes, where no node
+        // has two children and a parent, send less (doubleBinaryTreeNodeSends). NCCL's tuner
+        // says the same: a tree's algorithm bandwidth is half its bus bandwidth, a ring's
+        // N / 2(N-1) of it (src/graph/tuning.cc). The chunks are pipelined: the slower
+        // stage sets the pace.
         const double tree_log = std::ceil(std::log2(std::max(m, 1)));
         LinearCost tree;
         tree.latency_ms =
             net.base_ms + 2 * ((g - 1) * net.intra_latency_ms + tree_log * net.inter_latency_ms);
-        tree.ms_per_byte =
-            std::max(g > 1 ? 2.0 * msPerByte(intra_gbps) : 0.0, msPerByte(net.node_gbps));
+        tree.ms_per_byte = std::max(g > 1 ? 2.0 * msPerByte(intra_gbps) : 0.0,
+                                    doubleBinaryTreeNodeSends(m) * msPerByte(net.node_gbps));
 
         LinearCost hier;
         hier.latency_ms = 2 * net.base_ms + 2.0 * (g - 1) * net.intra_latency_ms +
@@ -421,11 +442,15 @@ ExchangeModel exchangeModel(const Scenario& s, int m, int g) {
             const double intra = 2.0 * (g - 1) / g * msPerByte(intra_gbps) / kNvlsGainOverRing;
             nvls_cost.latency_ms =
                 net.base_ms + 2 * net.intra_latency_ms + 2 * tree_log * net.inter_latency_ms;
-            nvls_cost.ms_per_byte = std::max(intra, m > 1 ? msPerByte(net.node_gbps) : 0.0);
+            // Across nodes the same double binary tree as above carries the node's sum.
+            nvls_cost.ms_per_byte =
+                std::max(intra, doubleBinaryTreeNodeSends(m) * msPerByte(net.node_gbps));
         }
         // CollNet: SHARP InfiniBand switches reduce what the nodes send them, so each node's
-        // share crosses its NICs once each way and the latency is one switch up and down,
-        // whatever the node count; inside the node a reduce-scatter and an all-gather.
+        // bucket crosses its NICs once each way (no node forwards another's data, unlike a
+        // tree or a ring: the half of their traffic that SHARP saves) and the latency is one
+        // switch up and down, whatever the node count; inside the node a reduce-scatter and
+        // an all-gather.
         const bool collnet = s.system.network_sharp && m > 1;
         LinearCost collnet_cost;
         if (collnet) {

@@ -55,6 +55,11 @@ ExchangeModel exchangeModel(const Scenario& s);
 ExchangeModel exchangeModel(const Scenario& s, int nodes, int gpus_per_node);
 
 // Time of exchanging one bucket; `chosen` (optional) receives the algorithm used.
+// Bytes the busiest node sends (and receives) across the network per byte of the bucket in
+// NCCL's double binary tree over `nodes` nodes: 0, 1, 1.5, then 2 (a ring's 2(N-1)/N at
+// most), docs/model.md section 4.
+double doubleBinaryTreeNodeSends(int nodes);
+
 double exchangeMs(const ExchangeModel& model, double bytes, AllreduceAlgorithm* chosen = nullptr);
 // Bytes one GPU sends to exchange a bucket with the given algorithm.
 double exchangeSentBytes(const ExchangeModel& model, double bytes, AllreduceAlgorithm chosen);

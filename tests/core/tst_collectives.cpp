@@ -1,11 +1,14 @@
 // NCCL's algorithms and the parameter servers' RPC against values computed by hand
-// (docs/model.md section 4): trees that send half a ring's inter-node traffic, NVLS and
+// (docs/model.md section 4): trees that send what a ring sends between nodes, NVLS and
 // CollNet where the switches reduce, rails that never slow an all-reduce, and gRPC's
 // per-process rate on TensorFlow's parameter servers.
 #include "hardware/profile_loader.h"
 #include "model/communication_model.h"
 
 #include <QtTest>
+
+#include <algorithm>
+#include <vector>
 
 using namespace iterscope;
 
@@ -54,14 +57,74 @@ class Collectives : public QObject {
   private slots:
     void initTestCase() { qputenv("ITERSCOPE_PROFILES", ITERSCOPE_PROFILES_DIR); }
 
-    void aTreeSendsHalfARingsTrafficBetweenNodes() {
-        // 4 nodes of 4 GPUs, 2 NICs of 10 GB/s: 20 GB/s out of a node, 100 inside.
-        const ExchangeModel m = exchangeModel(cluster(4, 4, 2));
-        // Ring: 2 (N-1)/N of the bucket through the node's 20 GB/s.
-        QVERIFY(near(perByte(m, AllreduceAlgorithm::Ring), 2.0 * 15 / 16 / 20 * kMsPerByteAt1Gbps));
-        // Tree: the bucket once out of the node (20 GB/s) against twice along the chain
-        // inside it (100 GB/s): the network is the slower stage.
-        QVERIFY(near(perByte(m, AllreduceAlgorithm::Tree), 1.0 / 20 * kMsPerByteAt1Gbps));
+    void aTreeSendsWhatARingSendsBetweenNodes() {
+        // 2 NICs of 10 GB/s: 20 GB/s out of a node, 100 inside.
+        // 4 nodes of 4 GPUs. Ring: 2 (N-1)/N of the bucket through the node's 20 GB/s.
+        const ExchangeModel four = exchangeModel(cluster(4, 4, 2));
+        QVERIFY(
+            near(perByte(four, AllreduceAlgorithm::Ring), 2.0 * 15 / 16 / 20 * kMsPerByteAt1Gbps));
+        // Tree: node 2 of the first tree has a parent and two children and is a leaf of the
+        // second: 4 edges x S/2 = 2 S through 20 GB/s (the chain inside, 2 S at 100, is faster).
+        QVERIFY(near(perByte(four, AllreduceAlgorithm::Tree), 2.0 / 20 * kMsPerByteAt1Gbps));
+        // 128 nodes: the same 2 S, never less than the ring's 2 x 511/512.
+        const ExchangeModel many = exchangeModel(cluster(128, 4, 2));
+        QVERIFY(near(perByte(many, AllreduceAlgorithm::Tree), 2.0 / 20 * kMsPerByteAt1Gbps));
+        QVERIFY(near(perByte(many, AllreduceAlgorithm::Ring),
+                     2.0 * 511 / 512 / 20 * kMsPerByteAt1Gbps));
+        // 2 nodes: each is the root of one tree with one child, and that child in the other,
+        // so it sends S/2 twice: S, where the ring sends 2 x 7/8 S. NCCL's tuner gives trees
+        // on up to 2 nodes the intra-node speed for the same reason (src/graph/tuning.cc:
+        // `nNodes <= 2 ? speedIntra : speedInter`), and NVIDIA measured about twice a
+        // ring's network bandwidth there ("Massively Scale Your Deep Learning Training with
+        // NCCL 2.4", 2019).
+        const ExchangeModel two = exchangeModel(cluster(2, 4, 2));
+        QVERIFY(near(perByte(two, AllreduceAlgorithm::Tree), 1.0 / 20 * kMsPerByteAt1Gbps));
+        QVERIFY(near(perByte(two, AllreduceAlgorithm::Ring), 2.0 * 7 / 8 / 20 * kMsPerByteAt1Gbps));
+    }
+
+    void fromFourNodesOnATreeNeverBeatsARingByMoreThanItsLatency() {
+        for (const char* id : {"dgx1-v100", "dgx-a100", "dgx-h100", "cluster-100gbe"}) {
+            Scenario s;
+            s.system = loadSystemProfile(id);
+            s.gpu =
+                loadGpuProfile(s.system.default_gpu.empty() ? "a100-pcie" : s.system.default_gpu);
+            s.software = loadSoftwareProfile("pytorch");
+            s.sync = SyncStrategy::AllreduceNccl;
+            s.gpus_per_node = s.system.gpus_per_node;
+            for (int nodes : {4, 5, 16, 128, 1000}) {
+                s.nodes = nodes;
+                const ExchangeModel m = exchangeModel(s);
+                QVERIFY2(perByte(m, AllreduceAlgorithm::Tree) >=
+                             perByte(m, AllreduceAlgorithm::Ring) * (1 - 1e-12),
+                         qPrintable(QStringLiteral("%1, %2 nodes").arg(id).arg(nodes)));
+            }
+        }
+    }
+
+    void theTreesTrafficIsThatOfNcclsDoubleBinaryTrees() {
+        // NCCL's first tree (src/graph/trees.cc, ncclGetBtree): rank r's parent clears its
+        // lowest set bit b and sets 2b, or only clears b when 2b would fall outside. The
+        // second tree is the first mirrored (r -> n-1-r) for an even count, shifted by one
+        // for an odd one (ncclGetDtree). A node sends S/2 along each of its edges.
+        for (int n = 1; n <= 300; ++n) {
+            std::vector<int> degree(static_cast<std::size_t>(n), 0);
+            for (int r = 1; r < n; ++r) {
+                const int bit = r & -r;
+                int up = (r ^ bit) | (bit << 1);
+                if (up >= n)
+                    up = r ^ bit;
+                ++degree[static_cast<std::size_t>(r)];
+                ++degree[static_cast<std::size_t>(up)];
+            }
+            int busiest = 0;
+            for (int r = 0; r < n; ++r) {
+                const int other = n % 2 == 0 ? n - 1 - r : (r - 1 + n) % n;
+                busiest = std::max(busiest, degree[static_cast<std::size_t>(r)] +
+                                                degree[static_cast<std::size_t>(other)]);
+            }
+            QVERIFY2(near(doubleBinaryTreeNodeSends(n), busiest * 0.5),
+                     qPrintable(QStringLiteral("%1 nodes").arg(n)));
+        }
     }
 
     void insideFastNodesTheChainCanBeTheTreesBottleneck() {
@@ -81,6 +144,14 @@ class Collectives : public QObject {
         QVERIFY(near(ring, 2.0 * 7 / 8 / 100 * kMsPerByteAt1Gbps));
         // 480 against 370 GB/s of bus bandwidth on a DGX H100 (nccl-tests #212, #290).
         QVERIFY(near(perByte(m, AllreduceAlgorithm::Nvls), ring * 370.0 / 480.0));
+        // Across 4 nodes (8 NICs of 10 GB/s each) NVLS pairs with the same trees: 2 S.
+        s.nodes = 4;
+        s.system.network = "test-ib";
+        s.system.nics_per_node = 8;
+        QVERIFY(near(perByte(exchangeModel(s), AllreduceAlgorithm::Nvls),
+                     2.0 / 80 * kMsPerByteAt1Gbps));
+        s.nodes = 1;
+        s.system.network = "none";
         // A release that predates Hopper has no NVLS.
         s.software.newest_compute_capability = 8.0;
         QCOMPARE(perByte(exchangeModel(s), AllreduceAlgorithm::Nvls), -1.0);
