@@ -37,16 +37,21 @@ void printTable(const ValidationReport& report) {
         groups.addColumn(h, TextTable::Align::Left);
     groups.addColumn("rows", TextTable::Align::Right);
     groups.addColumn("MAPE %", TextTable::Align::Right);
+    groups.addColumn("bias %", TextTable::Align::Right);
     for (const GroupResult& g : report.groups)
-        groups.addRow({g.source, g.gpu, g.sync, std::to_string(g.rows), fixed(g.mape, 1)});
+        groups.addRow(
+            {g.source, g.gpu, g.sync, std::to_string(g.rows), fixed(g.mape, 1), fixed(g.bias, 1)});
     groups.addRule();
-    groups.addRow({"all", "", "", std::to_string(report.rows.size()), fixed(report.mape, 1)});
-    std::cout << groups.render();
+    groups.addRow({"all", "", "", std::to_string(report.rows.size()), fixed(report.mape, 1),
+                   fixed(report.bias, 1)});
+    std::cout << groups.render()
+              << "bias: mean of predicted / measured speed - 1 (below 0: the model is too slow)\n";
 }
 
 void printJson(const ValidationReport& report) {
     nlohmann::ordered_json out;
     out["mape"] = report.mape;
+    out["bias"] = report.bias;
     out["rows"] = nlohmann::ordered_json::array();
     for (const RowResult& r : report.rows)
         out["rows"].push_back({{"id", r.row.id},
@@ -58,14 +63,17 @@ void printJson(const ValidationReport& report) {
                                {"predicted", r.predicted},
                                {"measured", r.row.measured},
                                {"ape", r.ape},
-                               {"fits_in_memory", r.fits_in_memory}});
+                               {"speed_error", r.speed_error},
+                               {"fits_in_memory", r.fits_in_memory},
+                               {"warnings", r.warnings}});
     out["groups"] = nlohmann::ordered_json::array();
     for (const GroupResult& g : report.groups)
         out["groups"].push_back({{"source", g.source},
                                  {"gpu", g.gpu},
                                  {"sync", g.sync},
                                  {"rows", g.rows},
-                                 {"mape", g.mape}});
+                                 {"mape", g.mape},
+                                 {"bias", g.bias}});
     std::cout << out.dump(2) << "\n";
 }
 

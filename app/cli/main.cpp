@@ -48,6 +48,10 @@ int main(int argc, char** argv) {
         // One line, never CLI11's multi-line usage dump: scripts read stderr.
         std::cerr << "iterscope-cli: " << e.what() << " (see --help)\n";
         return 1;
+    } catch (const iterscope::InputErrors& e) {
+        for (const std::string& line : e.lines())
+            std::cerr << "iterscope-cli: " << line << "\n";
+        return 1;
     } catch (const iterscope::InputError& e) {
         std::cerr << "iterscope-cli: " << e.what() << "\n";
         return 1;

@@ -172,33 +172,40 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
         KernelTime kernel;
         bool tensor = false;
     };
-    auto best = [&](double flops, const ConvShape& shape, double bytes) {
+    auto transposeMs = [&](double elems_read) {
+        return 2.0 * elems_read * static_cast<double>(r.elem_bytes) / r.copy_bytes_per_ms;
+    };
+    // cuDNN's search times each algorithm with the transforms it needs, so a tensor-core
+    // kernel whose operands must be transposed is kept only where it wins with them.
+    auto best = [&](double flops, const ConvShape& shape, double bytes, double elems_read) {
         const KernelTime tensor = gemmKernel(flops, shape, r.conv_efficiency, speedup, bytes, r);
         if (!fp32_choice)
             return Choice{tensor, r.tensor_cores};
         const KernelTime lanes =
             gemmKernel(flops, shape, fp32_rates.conv_efficiency, fp32_speedup, bytes, fp32_rates);
-        return lanes.ms < tensor.ms ? Choice{lanes, false} : Choice{tensor, true};
+        const double with_transposes =
+            tensor.ms + (r.transposes && r.tensor_cores ? transposeMs(elems_read) : 0.0);
+        return lanes.ms < with_transposes ? Choice{lanes, false} : Choice{tensor, true};
     };
     // The filter's "forward" direction writes dst from src; a transposed convolution's
     // forward pass is that direction's data gradient, and the reverse.
-    auto srcToDst = [&](double flops) {
+    auto srcToDst = [&](double flops, double elems_read) {
         if (depthwise)
             return Choice{depthwiseKernel(flops, act_bytes + weight_read)};
-        return best(flops, {b * dst_spatial, cout_g, cin_g * taps, groups},
-                    act_bytes + weight_read);
+        return best(flops, {b * dst_spatial, cout_g, cin_g * taps, groups}, act_bytes + weight_read,
+                    elems_read);
     };
-    auto dstToSrc = [&](double flops) {
+    auto dstToSrc = [&](double flops, double elems_read) {
         if (depthwise)
             return Choice{depthwiseKernel(flops, act_bytes + weight_read)};
-        return best(flops, {b * src_spatial, cin_g, cout_g * taps, groups},
-                    act_bytes + weight_read);
+        return best(flops, {b * src_spatial, cin_g, cout_g * taps, groups}, act_bytes + weight_read,
+                    elems_read);
     };
-    auto weightGrad = [&](double flops) {
+    auto weightGrad = [&](double flops, double elems_read) {
         if (depthwise)
             return Choice{depthwiseKernel(flops, act_bytes + weight_grad)};
-        return best(flops, {cout_g, cin_g * taps, b * dst_spatial, groups},
-                    act_bytes + weight_grad);
+        return best(flops, {cout_g, cin_g * taps, b * dst_spatial, groups}, act_bytes + weight_grad,
+                    elems_read);
     };
 
     // NCHW activations on 16-bit tensor cores. cuDNN's tensor-core convolutions take NHWC
@@ -219,8 +226,7 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
     };
     auto addWithTransposes = [&](Kernels& ks, const Choice& c, double elems_read) {
         if (r.transposes && c.tensor)
-            ks.add({2.0 * elems_read * static_cast<double>(r.elem_bytes) / r.copy_bytes_per_ms,
-                    Bound::Memory});
+            ks.add({transposeMs(elems_read), Bound::Memory});
         ks.add(c.kernel);
     };
     auto passOf = [&](const Kernels& ks) {
@@ -240,16 +246,18 @@ LayerPasses convolution(const Layer& layer, const LayerCost& cost, const Dims& i
     // Forward reads src (dst for a transposed convolution's forward, which is the filter's
     // data gradient); the data gradient reads the other side; the weight gradient both.
     Kernels fwd;
-    addWithTransposes(fwd, transposed ? dstToSrc(fwd_flops) : srcToDst(fwd_flops),
-                      transposed ? e_dst : e_src);
+    const double fwd_read = transposed ? e_dst : e_src;
+    addWithTransposes(
+        fwd, transposed ? dstToSrc(fwd_flops, fwd_read) : srcToDst(fwd_flops, fwd_read), fwd_read);
     out.forward = passOf(fwd);
     const bool data_grad = cost.needs_data_grad && data_flops > 0;
     Kernels bwd;
     if (data_grad)
-        addWithTransposes(bwd, transposed ? srcToDst(data_flops) : dstToSrc(data_flops),
+        addWithTransposes(bwd,
+                          transposed ? srcToDst(data_flops, e_src) : dstToSrc(data_flops, e_dst),
                           transposed ? e_src : e_dst);
     if (data_grad || weight_flops > 0) {
-        addWithTransposes(bwd, weightGrad(weight_flops), e_src + e_dst);
+        addWithTransposes(bwd, weightGrad(weight_flops, e_src + e_dst), e_src + e_dst);
         out.backward = passOf(bwd);
     }
     return out;

@@ -3,6 +3,7 @@
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
+#include "model/scenario_warnings.h"
 #include "util/error.h"
 #include "util/text_file.h"
 
@@ -99,6 +100,83 @@ double parseNumber(const std::string& text, const std::string& ctx) {
     return v;
 }
 
+// The most bad rows listed before the rest are counted.
+constexpr std::size_t kMaxReportedErrors = 50;
+
+// One error for the file, one line for each bad row, then how many there were.
+void throwAll(std::vector<std::string> errors) {
+    if (errors.empty())
+        return;
+    if (errors.size() == 1)
+        throw InputError(errors.front());
+    const std::size_t n = errors.size();
+    errors.push_back((n >= kMaxReportedErrors ? "at least " : "") + std::to_string(n) +
+                     " bad rows");
+    throw InputErrors(errors);
+}
+
+// One data line of the CSV; throws InputError("<file>: line N: <column>: ...").
+ValidationRow parseRow(const std::vector<std::string>& fields, const std::vector<int>& index,
+                       const std::string& file, std::size_t line_no) {
+    auto get = [&](std::size_t c) -> std::string {
+        if (index[c] < 0)
+            return {};
+        const auto i = static_cast<std::size_t>(index[c]);
+        if (i >= fields.size())
+            throw InputError(where(file, line_no, kColumns[c]) + ": missing field");
+        if (fields[i].size() > kMaxFieldLength)
+            throw InputError(where(file, line_no, kColumns[c]) + ": field too long");
+        return fields[i];
+    };
+    ValidationRow r;
+    r.file = file;
+    r.id = get(0);
+    r.source = get(1);
+    r.network = get(2);
+    r.image = parseInteger(get(3), 1, 8192, where(file, line_no, "image"));
+    r.batch_per_gpu = parseInteger(get(4), 1, 1 << 20, where(file, line_no, "batch_per_gpu"));
+    r.gpu = get(5);
+    r.system = get(6);
+    r.nodes = static_cast<int>(parseInteger(get(7), 1, 1 << 16, where(file, line_no, "nodes")));
+    r.gpus_per_node =
+        static_cast<int>(parseInteger(get(8), 1, 1024, where(file, line_no, "gpus_per_node")));
+    r.precision = get(9);
+    r.software = get(10);
+    r.sync = get(11);
+    const std::string ps = get(12);
+    r.ps_count =
+        ps.empty()
+            ? 0
+            : static_cast<int>(parseInteger(ps, 0, 1 << 16, where(file, line_no, "ps_count")));
+    r.metric = get(13);
+    r.measured = parseNumber(get(14), where(file, line_no, "measured"));
+    r.layout = get(15);
+    r.data = get(16);
+    if (!r.layout.empty() && !parseLayout(r.layout))
+        throw InputError(where(file, line_no, "layout") + ": unknown '" + r.layout.substr(0, 40) +
+                         "' (nchw, nhwc or empty)");
+    if (!r.data.empty() && !parseDataSource(r.data))
+        throw InputError(where(file, line_no, "data") + ": unknown '" + r.data.substr(0, 40) +
+                         "' (real, synthetic or empty)");
+    r.network = besideCsv(r.network, looksLikeNetworkPath(r.network), file,
+                          where(file, line_no, "network"));
+    r.gpu = besideCsv(r.gpu, profile_json::looksLikePath(r.gpu), file, where(file, line_no, "gpu"));
+    r.system = besideCsv(r.system, profile_json::looksLikePath(r.system), file,
+                         where(file, line_no, "system"));
+    r.software = besideCsv(r.software, profile_json::looksLikePath(r.software), file,
+                           where(file, line_no, "software"));
+    if (r.id.empty())
+        throw InputError(where(file, line_no, "id") + ": empty");
+    if (!parsePrecision(r.precision))
+        throw InputError(where(file, line_no, "precision") + ": unknown '" + r.precision + "'");
+    if (!parseSyncStrategy(r.sync))
+        throw InputError(where(file, line_no, "sync") + ": unknown '" + r.sync + "'");
+    if (r.metric != "images_per_second" && r.metric != "fwd_bwd_ms" && r.metric != "forward_ms" &&
+        r.metric != "backward_ms")
+        throw InputError(where(file, line_no, "metric") + ": unknown '" + r.metric + "'");
+    return r;
+}
+
 } // namespace
 
 std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std::string& file) {
@@ -108,6 +186,7 @@ std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std
     std::vector<int> index(kColumnCount, -1);
     bool header = false;
     std::vector<ValidationRow> rows;
+    std::vector<std::string> errors;
     while (std::getline(in, line)) {
         ++line_no;
         if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#')
@@ -124,67 +203,19 @@ std::vector<ValidationRow> parseValidationCsv(const std::string& text, const std
             header = true;
             continue;
         }
-        auto get = [&](std::size_t c) -> std::string {
-            if (index[c] < 0)
-                return {};
-            const auto i = static_cast<std::size_t>(index[c]);
-            if (i >= fields.size())
-                throw InputError(where(file, line_no, kColumns[c]) + ": missing field");
-            if (fields[i].size() > kMaxFieldLength)
-                throw InputError(where(file, line_no, kColumns[c]) + ": field too long");
-            return fields[i];
-        };
-        ValidationRow r;
-        r.file = file;
-        r.id = get(0);
-        r.source = get(1);
-        r.network = get(2);
-        r.image = parseInteger(get(3), 1, 8192, where(file, line_no, "image"));
-        r.batch_per_gpu = parseInteger(get(4), 1, 1 << 20, where(file, line_no, "batch_per_gpu"));
-        r.gpu = get(5);
-        r.system = get(6);
-        r.nodes = static_cast<int>(parseInteger(get(7), 1, 1 << 16, where(file, line_no, "nodes")));
-        r.gpus_per_node =
-            static_cast<int>(parseInteger(get(8), 1, 1024, where(file, line_no, "gpus_per_node")));
-        r.precision = get(9);
-        r.software = get(10);
-        r.sync = get(11);
-        const std::string ps = get(12);
-        r.ps_count =
-            ps.empty()
-                ? 0
-                : static_cast<int>(parseInteger(ps, 0, 1 << 16, where(file, line_no, "ps_count")));
-        r.metric = get(13);
-        r.measured = parseNumber(get(14), where(file, line_no, "measured"));
-        r.layout = get(15);
-        r.data = get(16);
-        if (!r.layout.empty() && !parseLayout(r.layout))
-            throw InputError(where(file, line_no, "layout") + ": unknown '" +
-                             r.layout.substr(0, 40) + "' (nchw, nhwc or empty)");
-        if (!r.data.empty() && !parseDataSource(r.data))
-            throw InputError(where(file, line_no, "data") + ": unknown '" + r.data.substr(0, 40) +
-                             "' (real, synthetic or empty)");
-        r.network = besideCsv(r.network, looksLikeNetworkPath(r.network), file,
-                              where(file, line_no, "network"));
-        r.gpu =
-            besideCsv(r.gpu, profile_json::looksLikePath(r.gpu), file, where(file, line_no, "gpu"));
-        r.system = besideCsv(r.system, profile_json::looksLikePath(r.system), file,
-                             where(file, line_no, "system"));
-        r.software = besideCsv(r.software, profile_json::looksLikePath(r.software), file,
-                               where(file, line_no, "software"));
-        if (r.id.empty())
-            throw InputError(where(file, line_no, "id") + ": empty");
-        if (!parsePrecision(r.precision))
-            throw InputError(where(file, line_no, "precision") + ": unknown '" + r.precision + "'");
-        if (!parseSyncStrategy(r.sync))
-            throw InputError(where(file, line_no, "sync") + ": unknown '" + r.sync + "'");
-        if (r.metric != "images_per_second" && r.metric != "fwd_bwd_ms" &&
-            r.metric != "forward_ms" && r.metric != "backward_ms")
-            throw InputError(where(file, line_no, "metric") + ": unknown '" + r.metric + "'");
-        rows.push_back(std::move(r));
+        try {
+            rows.push_back(parseRow(fields, index, file, line_no));
+        } catch (const InputError& e) {
+            // Every bad row is reported, one line each, before the file is refused: a
+            // person adding many rows fixes them in one pass.
+            errors.push_back(e.what());
+            if (errors.size() >= kMaxReportedErrors)
+                break;
+        }
     }
     if (!header)
         throw InputError(file + ": empty, expected a header line");
+    throwAll(errors);
     return rows;
 }
 
@@ -272,31 +303,49 @@ ValidationReport validate(const std::vector<ValidationRow>& rows,
                           const ValidationResolver& resolver) {
     ValidationReport report;
     std::map<std::tuple<std::string, std::string, std::string>, std::size_t> group_index;
-    double total = 0;
+    double total = 0, total_signed = 0;
+    std::vector<std::string> errors;
     for (const ValidationRow& row : rows) {
         RowResult r;
         r.row = row;
         try {
-            const Prediction p = predict(scenarioForRow(row, resolver), PredictDetail::Totals);
+            const Scenario scenario = scenarioForRow(row, resolver);
+            const Prediction p = predict(scenario, PredictDetail::Totals);
             r.predicted = metricValue(p, row.metric);
             r.fits_in_memory = p.fits_in_memory;
+            for (const ScenarioWarning& w : scenarioWarnings(scenario))
+                if (w.level == ScenarioWarning::Level::Caution)
+                    r.warnings.push_back(w.text);
         } catch (const InputError& e) {
-            throw InputError("row " + row.id + ": " + e.what());
+            errors.push_back("row " + row.id + ": " + e.what());
+            if (errors.size() >= kMaxReportedErrors)
+                break;
+            continue;
         }
         r.ape = std::abs(r.predicted - row.measured) / row.measured * 100.0;
+        const bool throughput = row.metric == "images_per_second";
+        r.speed_error =
+            r.predicted > 0 && row.measured > 0
+                ? ((throughput ? r.predicted / row.measured : row.measured / r.predicted) - 1.0) *
+                      100.0
+                : 0.0;
         total += r.ape;
+        total_signed += r.speed_error;
         const auto key = std::make_tuple(row.source, row.gpu, row.sync);
         auto it = group_index.find(key);
         if (it == group_index.end()) {
             it = group_index.emplace(key, report.groups.size()).first;
-            report.groups.push_back({row.source, row.gpu, row.sync, 0, 0});
+            report.groups.push_back({row.source, row.gpu, row.sync, 0, 0, 0});
         }
         GroupResult& g = report.groups[it->second];
         g.mape = (g.mape * g.rows + r.ape) / (g.rows + 1);
+        g.bias = (g.bias * g.rows + r.speed_error) / (g.rows + 1);
         ++g.rows;
         report.rows.push_back(std::move(r));
     }
+    throwAll(errors);
     report.mape = rows.empty() ? 0 : total / static_cast<double>(rows.size());
+    report.bias = rows.empty() ? 0 : total_signed / static_cast<double>(rows.size());
     return report;
 }
 

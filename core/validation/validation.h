@@ -54,20 +54,28 @@ double metricValue(const Prediction& p, const std::string& metric);
 struct RowResult {
     ValidationRow row;
     double predicted = 0;
-    double ape = 0;             // |predicted - measured| / measured, in percent
+    double ape = 0; // |predicted - measured| / measured, in percent
+    // How much faster the model says the run is than it was, in percent: throughput
+    // predicted / measured - 1 (time metrics: measured / predicted - 1). Negative: too slow.
+    double speed_error = 0;
     bool fits_in_memory = true; // every published row ran, so false is a model defect
+    // scenarioWarnings' cautions for the row's hardware: a TF32 row on a GPU without TF32,
+    // a card in a system it does not fit. The row is predicted anyway.
+    std::vector<std::string> warnings;
 };
 
 struct GroupResult {
     std::string source, gpu, sync;
     int rows = 0;
     double mape = 0;
+    double bias = 0; // mean speed_error, percent
 };
 
 struct ValidationReport {
     std::vector<RowResult> rows;
     std::vector<GroupResult> groups; // in order of first appearance
     double mape = 0;
+    double bias = 0; // mean speed_error, percent: a model that is too slow on average is < 0
 };
 
 ValidationReport validate(const std::vector<ValidationRow>& rows,

@@ -125,6 +125,43 @@ class ValidateCli : public QObject {
         QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
     }
 
+    void everyBadRowIsReportedOnALineOfItsOwn() {
+        // A person adding many GPUs at once fixes every row in one pass: three bad rows, three
+        // lines naming file and line, a count, exit 1.
+        QTemporaryDir dir;
+        const QByteArray base = "r,test,resnet50,224,64,a100-sxm4-80gb,";
+        const QString csv =
+            writeCsv(dir, "many.csv",
+                     base + "dgx-a100,1,1,fp8,pytorch,none,,,,images_per_second,1\n" + base +
+                         "dgx-a100,1,1,amp,pytorch,none,,,,images_per_second,1\n" + base +
+                         "dgx-a100,1,1,amp,pytorch,none,,chw,,images_per_second,1\n" + base +
+                         "dgx-a100,1,1,amp,pytorch,none,,,,furlongs,1\n");
+        const CliResult r = cli({"validate", csv});
+        QCOMPARE(r.exit_code, 1);
+        QCOMPARE(r.errLines(), 4);
+        for (const char* says :
+             {"line 2: precision", "line 4: layout", "line 5: metric", "3 bad rows"})
+            QVERIFY2(r.err.contains(says), r.err.constData());
+    }
+
+    void aRowOnHardwareThatMakesNoSenseCarriesItsWarning() {
+        // TF32 on a Turing card: predicted (at the FP32 rate), and the row says why.
+        QTemporaryDir dir;
+        const QString csv = writeCsv(dir, "t4.csv",
+                                     "r,test,resnet50,224,64,t4,workstation-pcie3,1,1,tf32,pytorch,"
+                                     "none,,,,images_per_second,"
+                                     "100\n");
+        const CliResult r = cli({"validate", csv, "--format", "json"});
+        QCOMPARE(r.exit_code, 0);
+        const QJsonArray warnings = QJsonDocument::fromJson(r.out)
+                                        .object()["rows"]
+                                        .toArray()[0]
+                                        .toObject()["warnings"]
+                                        .toArray();
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY(warnings[0].toString().contains("TF32"));
+    }
+
     void bf16IsAPrecisionOfPredict() {
         const QStringList scenario{"predict",  "--network", "resnet50", "--gpu",
                                    "h100-sxm", "--system",  "dgx-h100", "--gpus-per-node",
