@@ -1,8 +1,10 @@
 #include "settings_from_choices.h"
 
+#include "hardware/profile_loader.h"
 #include "model/scenario.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -17,6 +19,17 @@ int parseFlagInt(const std::string& flag, const std::string& text, int lo, int h
                          std::to_string(lo) + " to " + std::to_string(hi));
     return value;
 }
+// Without --gpus-per-node the GUI opens on a whole node of the system, like the CLI; a system
+// that does not load is the panel's to report, so the node of a DGX stands in for it here.
+int systemGpusPerNode(const std::string& system) {
+    constexpr int kWholeDgx = 8;
+    try {
+        return std::clamp(loadSystemProfile(system).gpus_per_node, 1,
+                          static_cast<int>(ScenarioSettings::kMaxGpus));
+    } catch (const InputError&) {
+        return kWholeDgx;
+    }
+}
 } // namespace
 
 ScenarioSettings settingsFromChoices(const ScenarioChoices& f) {
@@ -26,8 +39,9 @@ ScenarioSettings settingsFromChoices(const ScenarioChoices& f) {
     s.system = QString::fromStdString(f.system);
     s.software = QString::fromStdString(f.software);
     s.nodes = parseFlagInt("--nodes", f.nodes, 1, ScenarioSettings::kMaxGpus);
-    s.gpus_per_node =
-        parseFlagInt("--gpus-per-node", f.gpus_per_node, 1, ScenarioSettings::kMaxGpus);
+    s.gpus_per_node = f.gpus_per_node.empty() ? systemGpusPerNode(f.system)
+                                              : parseFlagInt("--gpus-per-node", f.gpus_per_node, 1,
+                                                             ScenarioSettings::kMaxGpus);
     if (s.totalGpus() > ScenarioSettings::kMaxGpus)
         throw InputError("--nodes × --gpus-per-node: at most " +
                          std::to_string(ScenarioSettings::kMaxGpus) + " GPUs");

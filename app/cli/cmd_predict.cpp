@@ -32,6 +32,8 @@ CommandRegistration reg{
         cmd->callback([options] {
             const Scenario scenario = buildScenario(options->flags);
             const Prediction prediction = predict(scenario);
+            for (const std::string& w : predictionWarnings(scenario, prediction))
+                std::cerr << "iterscope-cli: warning: " << w << "\n";
             // Compared before anything is printed: a bad file leaves no partial output.
             std::optional<MeasurementComparison> measured;
             if (!options->measured.empty())

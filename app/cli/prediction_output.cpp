@@ -1,6 +1,7 @@
 #include "cli/prediction_output.h"
 
 #include "cli/table.h"
+#include "model/scenario_warnings.h"
 #include "validation/error_band.h"
 
 #include <cmath>
@@ -76,9 +77,26 @@ void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Predicti
                          {"extrapolated", band.extrapolated}};
 }
 
+std::vector<std::string> predictionWarnings(const Scenario& s, const Prediction& p) {
+    std::vector<std::string> out;
+    for (const ScenarioWarning& w : scenarioWarnings(s))
+        if (w.level == ScenarioWarning::Level::Caution)
+            out.push_back(w.text);
+    if (!p.fits_in_memory)
+        out.push_back("The batch does not fit in the GPU's memory (at most " +
+                      std::to_string(p.max_batch_that_fits) +
+                      " per GPU fits): the time is that of a GPU with enough memory.");
+    const ErrorBand band = errorBandFor(shippedErrorBands(), s);
+    if (band.extrapolated)
+        out.push_back("The error band is widened beyond the measurements behind it (" + band.basis +
+                      ").");
+    return out;
+}
+
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p) {
     nlohmann::ordered_json out = summaryJson(p);
     addErrorBand(out, s, p);
+    out["warnings"] = predictionWarnings(s, p);
     out["parallel"] = parallelStrategyName(s.parallel);
     auto groups = nlohmann::ordered_json::array();
     for (const GpuGroup& g : p.groups)

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace iterscope::cli {
 
@@ -20,6 +21,10 @@ nlohmann::ordered_json summaryJson(const Prediction& p);
 void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Prediction& p);
 // Everything: the summary, the error band, layers[] and timeline[].
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p);
+// One sentence each: hardware choices a person may not have meant (scenarioWarnings), a
+// batch that does not fit, an error band widened past its data. predict prints them on
+// stderr and puts them into its JSON as `warnings`.
+std::vector<std::string> predictionWarnings(const Scenario& s, const Prediction& p);
 
 std::string summaryTable(const Scenario& s, const Prediction& p);
 std::string layerTable(const Scenario& s, const Prediction& p);

@@ -4,6 +4,7 @@
 #include "io/network_loader.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace iterscope {
@@ -34,7 +35,8 @@ void addScenarioFlags(CLI::App* command, ScenarioFlags& flags) {
     command->add_option("--system", flags.system, "System profile id or JSON file");
     command->add_option("--software", flags.software, "Software platform id or JSON file");
     command->add_option("--nodes", flags.nodes, "Number of nodes");
-    command->add_option("--gpus-per-node", flags.gpus_per_node, "GPUs used per node");
+    command->add_option("--gpus-per-node", flags.gpus_per_node,
+                        "GPUs used per node (default: all that one node of --system holds)");
     command->add_option("--batch", flags.batch, "Minibatch per GPU");
     command->add_option("--image", flags.image, "Square input size (pixels)");
     command->add_option("--precision", flags.precision,
@@ -102,9 +104,10 @@ std::vector<int64_t> parseIntegerList(const std::string& text, const std::string
 Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
     for (const int64_t v : parseIntegerList(flags.nodes, "--nodes", 1, kMaxNodes))
         axes.nodes.push_back(static_cast<int>(v));
-    for (const int64_t v :
-         parseIntegerList(flags.gpus_per_node, "--gpus-per-node", 1, kMaxGpusPerNode))
-        axes.gpus_per_node.push_back(static_cast<int>(v));
+    if (!flags.gpus_per_node.empty())
+        for (const int64_t v :
+             parseIntegerList(flags.gpus_per_node, "--gpus-per-node", 1, kMaxGpusPerNode))
+            axes.gpus_per_node.push_back(static_cast<int>(v));
     axes.batch = parseIntegerList(flags.batch, "--batch", 1, kMaxBatch);
 
     Scenario s;
@@ -142,6 +145,9 @@ Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
 
     s.gpu = loadGpuProfile(flags.gpu);
     s.system = loadSystemProfile(flags.system);
+    // Without --gpus-per-node a node is used whole, whatever the system holds.
+    if (axes.gpus_per_node.empty())
+        axes.gpus_per_node.push_back(std::max(1, s.system.gpus_per_node));
     s.software = loadSoftwareProfile(flags.software);
     s.sync =
         requireSyncStrategy(flags.sync.empty() ? s.software.default_sync : flags.sync, "--sync");
@@ -157,7 +163,8 @@ Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
 
 Scenario buildScenario(const ScenarioFlags& flags) {
     single(flags.nodes, "--nodes", 1, kMaxNodes);
-    single(flags.gpus_per_node, "--gpus-per-node", 1, kMaxGpusPerNode);
+    if (!flags.gpus_per_node.empty())
+        single(flags.gpus_per_node, "--gpus-per-node", 1, kMaxGpusPerNode);
     single(flags.batch, "--batch", 1, kMaxBatch);
     SweepAxes axes;
     Scenario s = buildScenario(flags, axes);

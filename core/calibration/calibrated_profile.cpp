@@ -119,6 +119,8 @@ std::string gpuProfileToJson(const GpuProfile& g, const Measurement* m) {
     j["id"] = g.id;
     j["name"] = g.name;
     j["architecture"] = g.architecture;
+    if (!g.like_architecture.empty())
+        j["like"] = g.like_architecture;
     if (g.compute_capability > 0)
         j["compute_capability"] = round3(g.compute_capability);
     j["source"] = g.source;

@@ -69,9 +69,17 @@ bool findArchitecture(const std::string& architecture, ArchitectureFacts& out) {
     return true;
 }
 
+std::vector<std::string> knownArchitectures() {
+    std::vector<std::string> names;
+    for (const auto& [name, facts] : table())
+        names.push_back(name);
+    return names;
+}
+
 void applyArchitecture(GpuProfile& gpu) {
     ArchitectureFacts facts;
-    if (!findArchitecture(gpu.architecture, facts))
+    if (!findArchitecture(gpu.like_architecture.empty() ? gpu.architecture : gpu.like_architecture,
+                          facts))
         return;
     if (gpu.compute_capability <= 0)
         gpu.compute_capability = facts.compute_capability;

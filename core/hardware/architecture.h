@@ -6,6 +6,7 @@
 #include "hardware/hardware.h"
 
 #include <string>
+#include <vector>
 
 namespace iterscope {
 
@@ -22,8 +23,12 @@ struct ArchitectureFacts {
 // naming it.
 bool findArchitecture(const std::string& architecture, ArchitectureFacts& out);
 
-// Copies the architecture's facts into `gpu`. A GPU whose file gives no compute capability
-// takes its architecture's.
+// The architectures profilesDir()/architectures.json knows, in its order of keys (sorted);
+// empty without the file.
+std::vector<std::string> knownArchitectures();
+
+// Copies the architecture's facts into `gpu` (those of gpu.like_architecture when it is set). A GPU
+// whose file gives no compute capability takes its architecture's.
 void applyArchitecture(GpuProfile& gpu);
 
 } // namespace iterscope

@@ -14,8 +14,12 @@ struct GpuProfile {
     std::string id;           // "v100-sxm2-16gb"
     std::string name;         // "Tesla V100 SXM2 16GB"
     std::string architecture; // "Volta"
-    std::string source;       // where the figures come from
-    std::string notes;        // unconfirmed values and derivations, from the JSON "notes"
+    // A known architecture whose facts stand in for `architecture` when
+    // profiles/architectures.json does not know it (the file's "like"); empty otherwise.
+    // Every prediction with such a GPU warns.
+    std::string like_architecture;
+    std::string source; // where the figures come from
+    std::string notes;  // unconfirmed values and derivations, from the JSON "notes"
     int sm_count = 0;
     int fp32_lanes_per_sm = 0;
     double boost_clock_mhz = 0;

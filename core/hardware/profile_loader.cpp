@@ -6,6 +6,7 @@
 #include "hardware/profile_json.h"
 #include "util/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -55,6 +56,33 @@ std::string formFactor(profile_json::Fields& f, const std::string& key) {
     if (v != "pcie" && v != "sxm")
         f.fail(key, "must be \"pcie\" or \"sxm\", got " + profile_json::quoted(v));
     return v;
+}
+
+// An architecture the model has no facts for would silently take default ones: a B200 written
+// from its spec sheet as "Blackwell" came out a third to twice too fast. It is an error that
+// lists the known ones, unless the profile names a known one it is "like" (its facts stand
+// in, and every prediction says so). Without an architectures file there is nothing to
+// check against.
+void checkArchitecture(profile_json::Fields& f, GpuProfile& g) {
+    const std::vector<std::string> known = knownArchitectures();
+    auto isKnown = [&](const std::string& a) {
+        return std::find(known.begin(), known.end(), a) != known.end();
+    };
+    std::string list;
+    for (const std::string& a : known)
+        list += (list.empty() ? "" : ", ") + a;
+    g.like_architecture = f.text("like", "", 64);
+    if (!g.like_architecture.empty() && !isKnown(g.like_architecture))
+        f.fail("like", "unknown architecture " + profile_json::quoted(g.like_architecture) +
+                           " (known: " + list + ")");
+    if (known.empty() || isKnown(g.architecture)) {
+        g.like_architecture.clear();
+        return;
+    }
+    if (g.like_architecture.empty())
+        f.fail("architecture",
+               "unknown " + profile_json::quoted(g.architecture) + " (known: " + list +
+                   "); for a new one, name the known architecture it is most like in \"like\"");
 }
 
 GpuProfile parseGpu(const json& doc, const std::string& file, const std::string& requested) {
@@ -128,6 +156,7 @@ GpuProfile parseGpu(const json& doc, const std::string& file, const std::string&
         m.text("tool", "", 200);
         m.finish();
     }
+    checkArchitecture(f, g);
     f.finish();
     applyArchitecture(g);
     return g;

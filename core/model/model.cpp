@@ -322,7 +322,27 @@ int64_t gradientElementBytes(const Scenario& s) {
 
 namespace {
 
+// A PCIe card without NVLink in a system whose GPUs are joined by NVLink (an RTX 3090 in a
+// DGX-1, asked as a what-if): the card cannot use links it does not have, so its GPUs talk
+// over the system's PCIe tree, never over an NVLink of zero time (scenarioWarnings says so).
+bool gpuLacksTheSystemsNvlink(const Scenario& s) {
+    return s.system.intra_node != "pcie" && s.gpu.nvlink_links <= 0;
+}
+
+SystemProfile overItsPcie(SystemProfile system) {
+    system.intra_node = "pcie";
+    system.nvlink_pairs.clear();
+    system.nvswitch_gbps_per_gpu = 0;
+    system.nvlink_sharp = false;
+    return system;
+}
+
 Prediction predictChecked(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
+    if (gpuLacksTheSystemsNvlink(s)) {
+        Scenario pcie = s;
+        pcie.system = overItsPcie(s.system);
+        return predictChecked(pcie, table, detail);
+    }
     switch (s.parallel) {
     case ParallelStrategy::Data:
         break;

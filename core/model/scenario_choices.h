@@ -15,7 +15,7 @@ struct ScenarioChoices {
     std::string software = "pytorch";
     // Text, since sweep accepts comma lists for these three.
     std::string nodes = "1";
-    std::string gpus_per_node = "8";
+    std::string gpus_per_node; // empty: as many as one node of the system holds
     std::string batch = "64";
     int64_t image = 0;
     std::string precision = "fp32";

@@ -54,6 +54,13 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
                            " has no BF16 tensor cores (they came with Ampere): bf16 computes at "
                            "its FP32 rate; only memory traffic shrinks."});
 
+    if (!gpu.like_architecture.empty())
+        out.push_back({Level::Caution, "architecture-by-likeness",
+                       "The " + nameOf(gpu) + "'s architecture, " + gpu.architecture +
+                           ", has no facts of its own here: " + gpu.like_architecture +
+                           "'s GEMM ceilings and DRAM share stand in for them, and its error band "
+                           "is that of an architecture never measured."});
+
     const bool pcie_host = s.system.intra_node == "pcie";
     if (pcie_host && isSxmModule(gpu))
         out.push_back({Level::Caution, "sxm-in-pcie-system",
@@ -73,8 +80,8 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
         out.push_back({Level::Caution, "pcie-card-in-nvlink-system",
                        "The " + nameOf(gpu) + " is a PCIe card without NVLink, but the " +
                            nameOf(s.system) +
-                           " joins its GPUs by NVLink: the exchange is predicted over links "
-                           "the card does not have."});
+                           " joins its GPUs by NVLink: its GPUs are predicted to talk over the "
+                           "system's PCIe links instead."});
 
     if (s.software.overlap_input)
         out.push_back({Level::Note, "input-copy-is-prefetch",

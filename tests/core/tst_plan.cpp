@@ -362,7 +362,7 @@ class Plan : public QObject {
 
     void aPriceNeedsItsSourceAndDate() {
         const std::string base = R"({"format": "iterscope-gpu", "version": 1, "id": "x",
-            "name": "X", "architecture": "A", "source": "s", "sm_count": 10,
+            "name": "X", "architecture": "Volta", "source": "s", "sm_count": 10,
             "fp32_lanes_per_sm": 64, "boost_clock_mhz": 1000, "fp32_tflops": 1.28,
             "tf32_tflops": 0, "fp16_tensor_tflops": 0, "fp16_tflops": 0, "memory_gib": 8,
             "memory_bandwidth_gbps": 300, "l2_mib": 1, "pcie_gen": 3, "pcie_lanes": 16,

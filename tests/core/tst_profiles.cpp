@@ -2,6 +2,7 @@
 // field must come back as one InputError that names the file and the field.
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
+#include "model/scenario_warnings.h"
 #include "util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -296,6 +297,40 @@ class TestProfiles : public QObject {
                                        << "measured.fp32_tflop";
         QTest::newRow("measured negative") << "{\"measured\": {\"fp32_tflops\": -1}}"
                                            << "measured.fp32_tflops";
+        QTest::newRow("unknown architecture") << "{\"architecture\": \"Blackwell\"}"
+                                              << "architecture";
+        QTest::newRow("like an unknown one")
+            << "{\"architecture\": \"Blackwell\", \"like\": \"Rubin\"}"
+            << "like";
+    }
+
+    void anUnknownArchitectureListsTheKnownOnes() {
+        json doc = readJson(gpuFile("h100-sxm"));
+        doc["architecture"] = "Blackwell";
+        const QString what =
+            errorOf("b200.json", doc.dump(), [](const std::string& p) { loadGpuProfile(p); });
+        for (const char* known : {"Volta", "Ampere", "Hopper", "\"like\""})
+            QVERIFY2(what.contains(QLatin1String(known)), qPrintable(what));
+    }
+
+    void anArchitectureLikeAKnownOneTakesItsFactsAndSaysSo() {
+        json doc = readJson(gpuFile("h100-sxm"));
+        doc["architecture"] = "Blackwell";
+        doc["like"] = "Hopper";
+        const GpuProfile like = loadGpuProfile(write("like.json", doc.dump()));
+        const GpuProfile h100 = loadGpuProfile("h100-sxm");
+        QCOMPARE(like.tensor_gemm_efficiency, h100.tensor_gemm_efficiency);
+        QCOMPARE(like.dram_efficiency, h100.dram_efficiency);
+        Scenario s;
+        s.gpu = like;
+        bool warned = false;
+        for (const ScenarioWarning& w : scenarioWarnings(s))
+            warned = warned || w.id == "architecture-by-likeness";
+        QVERIFY(warned);
+        // A known architecture never warns, whatever "like" says.
+        s.gpu = h100;
+        for (const ScenarioWarning& w : scenarioWarnings(s))
+            QVERIFY(w.id != "architecture-by-likeness");
     }
     void aBadGpuFieldIsNamed() {
         QFETCH(QString, patch);
