@@ -13,6 +13,7 @@
 #include "util/text_file.h"
 #include "util/utc_time.h"
 #include "validation/measurement_fit.h"
+#include "validation/variance_components.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,7 @@ struct FitOptions {
     ScenarioFlags flags; // the trace's scenario; --software is the base either way
     std::string parameters;
     double prior_weight = kDefaultPriorWeight;
+    double harness_share = -1; // negative: the shipped estimate
     std::string format = "table";
 };
 
@@ -54,7 +56,12 @@ std::string describeSource(const std::string& what, const SoftwareFitReport& fit
       << base_id << " (" << base_file << "): ";
     for (std::size_t i = 0; i < fit.fields.size(); ++i)
         s << (i ? ", " : "") << fit.fields[i].field << " " << fixed(fit.fields[i].base, 4) << " -> "
-          << fixed(fit.fields[i].fitted, 4);
+          << fixed(fit.fields[i].fitted, 4) << " (carried " << fixed(fit.fields[i].carried, 4)
+          << ")";
+    s << "; other GPUs carry " << fixed(fit.harness_share * 100, 0)
+      << "% of the change (the harness share)";
+    for (const GpuCorrectionFit& g : fit.gpu_corrections)
+        s << "; " << g.gpu << " " << g.precision << " kernels x" << fixed(g.factor, 4);
     s << ". " << fit.error_measure << " before " << fixed(fit.error_before, 2) << "%, after "
       << fixed(fit.error_after, 2) << "%, " << fit.held_out_by << " "
       << fixed(fit.error_held_out, 2) << "%. Every other value is the base's.";
@@ -74,9 +81,26 @@ void printTable(const SoftwareFitReport& fit, const std::string& out) {
     fields.addColumn("parameter", TextTable::Align::Left);
     fields.addColumn("base", TextTable::Align::Right);
     fields.addColumn("fitted", TextTable::Align::Right);
+    fields.addColumn("carried", TextTable::Align::Right);
     for (const FittedField& f : fit.fields)
-        fields.addRow({f.field, fixed(f.base, 4), fixed(f.fitted, 4)});
+        fields.addRow({f.field, fixed(f.base, 4), fixed(f.fitted, 4), fixed(f.carried, 4)});
     std::cout << fields.render() << "\n";
+    std::cout << "carried to every GPU: " << fixed(fit.harness_share * 100, 0)
+              << "% of the shared change (harness share";
+    if (const PinVariance* shipped = shippedPinVariance();
+        shipped && std::abs(shipped->components.harness_share - fit.harness_share) < 1e-9)
+        std::cout << ", estimated from " << shipped->components.sources << " published sources";
+    std::cout << ")\n";
+    if (!fit.gpu_corrections.empty()) {
+        TextTable own;
+        own.addColumn("kept for this GPU only", TextTable::Align::Left);
+        own.addColumn("precision", TextTable::Align::Left);
+        own.addColumn("rows", TextTable::Align::Right);
+        own.addColumn("kernel rate x", TextTable::Align::Right);
+        for (const GpuCorrectionFit& g : fit.gpu_corrections)
+            own.addRow({g.gpu, g.precision, std::to_string(g.rows), fixed(g.factor, 4)});
+        std::cout << own.render() << "\n";
+    }
     if (!fit.undetermined.empty()) {
         std::cout << "not determined by these measurements (kept):";
         for (const std::string& f : fit.undetermined)
@@ -101,10 +125,17 @@ void printJson(const SoftwareFitReport& fit, const std::string& out, const std::
     j["mape_leave_one_out"] = fit.error_held_out;
     j["parameters"] = nlohmann::ordered_json::object();
     j["base_parameters"] = nlohmann::ordered_json::object();
+    j["fitted_parameters"] = nlohmann::ordered_json::object();
     for (const FittedField& f : fit.fields) {
-        j["parameters"][f.field] = f.fitted;
+        j["parameters"][f.field] = f.carried; // what the written profile holds
         j["base_parameters"][f.field] = f.base;
+        j["fitted_parameters"][f.field] = f.fitted; // before the harness share
     }
+    j["gpus"] = fit.gpus;
+    j["harness_share"] = fit.harness_share;
+    j["gpu_corrections"] = nlohmann::ordered_json::object();
+    for (const GpuCorrectionFit& g : fit.gpu_corrections)
+        j["gpu_corrections"][g.gpu][g.precision] = g.factor;
     j["out"] = out;
     j["base"] = base_id;
     j["error_measure"] = fit.error_measure;
@@ -136,6 +167,7 @@ void run(const FitOptions& o, const CLI::App& cmd) {
             throw InputError(std::string("--parameters: ") + e.what());
         }
     options.prior_weight = o.prior_weight;
+    options.harness_share = o.harness_share;
     const bool base_given = cmd.count("--software") > 0;
 
     SoftwareFitReport fit;
@@ -227,6 +259,11 @@ CommandRegistration reg{
                         "Pull toward the base values, in percentage points of error per half a "
                         "base value of change, squared (default 1; 0: none)")
             ->check(CLI::Range(0.0, 1000.0));
+        cmd->add_option("--harness-share", options->harness_share,
+                        "Share (0 to 1) of the shared parameters' change that the profile "
+                        "carries to other GPUs (default: the estimate in "
+                        "profiles/pin-variance.json); each measured GPU keeps its own part")
+            ->check(CLI::Range(0.0, 1.0));
         cmd->add_option("--format", options->format, "table or json")
             ->check(CLI::IsMember({"table", "json"}));
         cmd->callback([options, cmd] { run(*options, *cmd); });

@@ -2,19 +2,23 @@
 // as a whole and cross-validates the fit (docs/validation.md "How the fit is made").
 //
 //   iterscope-fit [--spec tests/data/fit-spec.json] [--cv source,gpu,architecture|none]
-//                 [--jobs N] [--write] [--report FILE.md]
+//                 [--jobs N] [--write] [--write-pin-variance] [--report FILE.md]
 //
 // Prints each parameter's prior and fitted value, the in-sample error and the
 // leave-one-out errors. --write puts the fitted values into profiles/software/*.json and the
 // cross-validated residuals into profiles/error-bands.json (both written atomically);
-// without it nothing is changed. A developer tool: the shipped model never reads
-// measurements.
+// without it nothing is changed. --write-pin-variance writes only
+// profiles/pin-variance.json: the variance components of the leave-one-source-out residuals
+// by (source, GPU) and the harness share iterscope-cli fit carries to other GPUs
+// (core/validation/variance_components.h; needs source in --cv). A developer tool: the
+// shipped model never reads measurements.
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
 #include "util/text_file.h"
 #include "validation/error_band.h"
 #include "validation/profile_fit.h"
+#include "validation/variance_components.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -38,6 +42,7 @@ struct Options {
     std::string cv = "source,gpu,architecture";
     int jobs = 0;
     bool write = false;
+    bool write_pin_variance = false;
     std::string report;
 };
 
@@ -171,6 +176,52 @@ std::string coverageReport(const FitProblem& problem, const std::vector<double>&
     return md.str();
 }
 
+// The residual of each row with its whole source left out, labelled by (source, GPU): what
+// an unseen harness gets wrong, split into what it shares across its GPUs and what one GPU
+// adds (variance_components.h).
+VarianceComponents pinVarianceComponents(const FitProblem& problem,
+                                         const std::vector<double>& by_source) {
+    std::vector<LabelledResidual> residuals;
+    for (std::size_t i = 0; i < problem.rows.size(); ++i)
+        residuals.push_back(
+            {problem.rows[i].source, problem.rows[i].gpu, logRatio(problem.rows[i], by_source[i])});
+    const VarianceComponents v = estimateVarianceComponents(residuals);
+    std::printf("pin variance, leave one source out: sigma_h %.4f (between sources), sigma_g "
+                "%.4f (GPUs within a source), sigma_e %.4f (rows within a GPU), harness share "
+                "%.3f; %d rows, %d sources, %d (source, GPU) cells\n",
+                std::sqrt(v.sigma_h2), std::sqrt(v.sigma_g2), std::sqrt(v.sigma_e2),
+                v.harness_share, v.rows, v.sources, v.cells);
+    return v;
+}
+
+std::string pinVarianceBasis(const FitSpec& spec) {
+    std::string files;
+    for (const std::string& m : spec.measurements)
+        files += (files.empty() ? "" : ", ") + std::filesystem::path(m).filename().string();
+    return "ln(measured / predicted throughput) of every row of " + files +
+           " predicted by the fit with its whole source left out (iterscope-fit --cv source), "
+           "labelled by (source, gpu); nested random-effects model r = mu + h[source] + "
+           "g[source, gpu] + e, method of moments on the hierarchical sums of squares with "
+           "unbalanced-cell coefficients, negative components set to 0; harness_share = "
+           "sigma_h^2 / (sigma_h^2 + sigma_g^2)";
+}
+
+std::string pinVarianceReport(const VarianceComponents& v) {
+    std::ostringstream md;
+    md << "### Variance components of the leave-one-source-out residuals\n\n"
+       << "| component | sigma (log) | variance |\n|---|---|---|\n"
+       << "| between sources (harness) | " << fixed(std::sqrt(v.sigma_h2), 4) << " | "
+       << fixed(v.sigma_h2, 5) << " |\n"
+       << "| between GPUs within a source | " << fixed(std::sqrt(v.sigma_g2), 4) << " | "
+       << fixed(v.sigma_g2, 5) << " |\n"
+       << "| between rows within a (source, GPU) | " << fixed(std::sqrt(v.sigma_e2), 4) << " | "
+       << fixed(v.sigma_e2, 5) << " |\n\n"
+       << "Harness share sigma_h^2 / (sigma_h^2 + sigma_g^2): **" << fixed(v.harness_share, 3)
+       << "** (" << v.rows << " rows, " << v.sources << " sources, " << v.cells
+       << " cells; grand mean " << fixed(v.mean, 4) << ").\n";
+    return md.str();
+}
+
 // "FITTED by iterscope-fit on <files> as a whole (...): a (own), b (shared with x, y), ...."
 std::string fittedSummary(const FitSpec& spec, const std::string& id) {
     std::string files;
@@ -239,6 +290,9 @@ int main(int argc, char** argv) {
     app.add_option("--jobs", o.jobs, "Folds fitted at once (default: every core)")
         ->check(CLI::Range(0, 256));
     app.add_flag("--write", o.write, "Write fitted values and error bands into profiles/");
+    app.add_flag("--write-pin-variance", o.write_pin_variance,
+                 "Write profiles/pin-variance.json (the harness share of a pin) from the "
+                 "leave-one-source-out residuals, and nothing else");
     app.add_option("--report", o.report, "Write the tables as Markdown to this file");
     CLI11_PARSE(app, argc, argv);
     try {
@@ -391,6 +445,22 @@ int main(int argc, char** argv) {
             md << "**" << (e.empty() ? std::string("-") : fixed(mean(e), 2)) << "** | ";
         }
         md << "\n";
+
+        if (cv.count("source")) {
+            PinVariance pin;
+            pin.basis = pinVarianceBasis(spec);
+            pin.components = pinVarianceComponents(problem, cv["source"]);
+            md << "\n" << pinVarianceReport(pin.components);
+            if (o.write_pin_variance) {
+                const std::string file =
+                    (std::filesystem::path(profilesDir()) / "pin-variance.json").string();
+                writeFileAtomically(file, pinVarianceToJson(pin));
+                parsePinVariance(readBoundedFile(file, 1 << 20, "pin variance"), file);
+                std::cout << "wrote " << file << "\n";
+            }
+        } else if (o.write_pin_variance) {
+            std::cout << "pin variance not written: it needs --cv source\n";
+        }
 
         const bool can_band = cv.count("source") && cv.count("architecture");
         if (can_band) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -217,6 +218,18 @@ struct SoftwareProfile {
         std::string basis;
     };
     ErrorBand error_band;
+
+    // What a fit to one person's measurements found true of one GPU rather than of the
+    // software (iterscope-cli fit --measurements, docs/calibrating.md "A pin that knows
+    // what it pins"): by GPU profile id, then by precision name ("fp32", "tf32", "amp",
+    // "bf16"), a factor on that GPU's kernel rates (arithmetic and memory-bound kernels;
+    // host costs and communication keep theirs). 1.1: its kernels run 10% faster than the
+    // shared parameters say. A scenario on any other GPU, or another precision, is
+    // untouched. JSON "gpu_corrections".
+    std::map<std::string, std::map<std::string, double>> gpu_corrections;
 };
+
+// The kernel-rate factor `sw` holds for this GPU id and precision name; 1 when none.
+double gpuCorrection(const SoftwareProfile& sw, const std::string& gpu_id, const char* precision);
 
 } // namespace iterscope

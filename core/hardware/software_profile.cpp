@@ -3,7 +3,9 @@
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
+#include "util/precision.h"
 
+#include <cmath>
 #include <string>
 
 using nlohmann::json;
@@ -121,6 +123,30 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
         s.error_band.basis = b.text("basis", "", 2000);
         b.finish();
     }
+    if (const json* corrections = f.object("gpu_corrections", false)) {
+        if (corrections->size() > 256)
+            f.fail("gpu_corrections", "holds more than 256 GPUs");
+        for (const auto& [gpu, by_precision] : corrections->items()) {
+            const std::string field = "gpu_corrections." + gpu.substr(0, 64);
+            if (!profile_json::isValidId(gpu))
+                f.fail(field, "must be keyed by a GPU profile id");
+            if (!by_precision.is_object() || by_precision.empty())
+                f.fail(field, "must map precisions (\"tf32\", \"amp\") to factors");
+            auto& factors = s.gpu_corrections[gpu];
+            for (const auto& [precision, value] : by_precision.items()) {
+                const auto p = parsePrecision(precision);
+                if (!p || precision != precisionName(*p))
+                    f.fail(field + "." + precision.substr(0, 16),
+                           "is not a precision (fp32, tf32, amp, bf16)");
+                // A GPU's own deviation from the shared parameters: a fit refuses one past
+                // 4x either way (measurement_fit.cpp), so the loader does too.
+                if (!value.is_number() || !std::isfinite(value.get<double>()) ||
+                    value.get<double>() < 0.25 || value.get<double>() > 4)
+                    f.fail(field + "." + precision, "must be a number from 0.25 to 4");
+                factors[precision] = value.get<double>();
+            }
+        }
+    }
     // Documentation of each parameter; free text the model never reads.
     if (f.has("parameters"))
         (void)f.object("parameters", true);
@@ -139,6 +165,16 @@ SoftwareProfile loadSoftwareProfile(const std::string& id_or_path) {
     const std::string requested =
         profile_json::looksLikePath(id_or_path) ? std::string() : id_or_path;
     return parseSoftware(profile_json::readFile(file), file, requested);
+}
+
+double gpuCorrection(const SoftwareProfile& sw, const std::string& gpu_id, const char* precision) {
+    if (sw.gpu_corrections.empty())
+        return 1;
+    const auto gpu = sw.gpu_corrections.find(gpu_id);
+    if (gpu == sw.gpu_corrections.end())
+        return 1;
+    const auto factor = gpu->second.find(precision);
+    return factor == gpu->second.end() ? 1 : factor->second;
 }
 
 std::vector<std::string> softwareIds() {

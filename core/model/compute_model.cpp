@@ -448,6 +448,17 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     // generation, which leaves no room for a transposition pass.
     r.transposes = tensor && !nhwc && halfPrecision(precision);
     r.persistent_bn = nhwc && !sw.elementwise_fusion;
+    // A fitted profile's own finding about this GPU at this precision (SoftwareProfile::
+    // gpu_corrections): its kernels, arithmetic and memory-bound alike, run at this factor
+    // of the shared parameters' rates. Copies over links, launches and host costs keep
+    // theirs. Every other GPU gets 1.
+    const double own = gpuCorrection(sw, gpu.id, precisionName(precision));
+    if (own != 1) {
+        r.gemm_flop_per_ms *= own;
+        r.vector_flop_per_ms *= own;
+        r.depthwise_flop_per_ms *= own;
+        r.bytes_per_ms *= own;
+    }
     return r;
 }
 

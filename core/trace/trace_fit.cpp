@@ -85,6 +85,32 @@ SoftwareFitReport fitToTrace(const TraceAnalysis& trace, const TraceComparison& 
             return score;
         });
     };
+    // The pin's split, as for measured rows: other GPUs carry the shared change shrunk by the
+    // harness share; this GPU at this precision gets the one kernel-rate factor that makes
+    // the training items' time-weighted error smallest. One factor, not one per layer kind: a
+    // profile's GPU part is keyed by GPU and precision only, and the kinds' differences are
+    // what the shared efficiencies (conv, fc, memory) are fitted for.
+    hooks.harness_share =
+        options.harness_share >= 0 ? std::min(options.harness_share, 1.0) : shippedHarnessShare();
+    hooks.gpus = {scenario.gpu.id};
+    if (options.gpu_part)
+        hooks.gpu_part = [&](SoftwareProfile profile, const std::vector<std::size_t>& train,
+                             std::vector<GpuCorrectionFit>* found) {
+            if (train.empty())
+                return profile;
+            const std::string gpu = scenario.gpu.id, precision = precisionName(scenario.precision);
+            // The trace's own error measure, so that the GPU part never undoes what the
+            // shared fit reached.
+            const double factor = minimizeGpuRateFactor([&](double f) {
+                SoftwareProfile trial = profile;
+                trial.gpu_corrections[gpu][precision] = f;
+                return hooks.error(hooks.predict(trial, train), train);
+            });
+            profile.gpu_corrections[gpu][precision] = factor;
+            if (found)
+                found->push_back({gpu, precision, static_cast<int>(train.size()), factor});
+            return profile;
+        };
     const FitSpec spec = softwareFitSpec(
         base, base.id, options.fields.empty() ? defaultTraceFitFields() : options.fields,
         options.prior_weight);

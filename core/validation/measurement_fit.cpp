@@ -3,6 +3,7 @@
 #include "hardware/profile_loader.h"
 #include "util/error.h"
 #include "validation/error_band.h"
+#include "validation/variance_components.h"
 
 #include <nlohmann/json.hpp>
 
@@ -114,6 +115,55 @@ FitFieldBounds fitFieldBounds(const std::string& field) {
                      ")");
 }
 
+double shippedHarnessShare() {
+    const PinVariance* shipped = shippedPinVariance();
+    return shipped ? shipped->components.harness_share : 1.0;
+}
+
+double fitGpuRateFactor(const std::function<double(double factor)>& mean_log_error) {
+    // A GPU's own deviation from the shared parameters stays within 4x either way (what the
+    // profile loader accepts); past that the rows say something the model does not hold.
+    constexpr double kMaxFactor = 4;
+    double lo = std::log(1 / kMaxFactor), hi = std::log(kMaxFactor);
+    const double at_lo = mean_log_error(std::exp(lo)), at_hi = mean_log_error(std::exp(hi));
+    if (!(std::abs(at_lo - at_hi) > 1e-9))
+        return 1; // nothing these items predict runs on the GPU's kernels
+    if (at_hi >= 0)
+        return kMaxFactor;
+    if (at_lo <= 0)
+        return 1 / kMaxFactor;
+    // 1e-5 in log space: far below a percent, and 20 steps.
+    while (hi - lo > 1e-5) {
+        const double mid = (lo + hi) / 2;
+        (mean_log_error(std::exp(mid)) > 0 ? lo : hi) = mid;
+    }
+    return roundToSignificant(std::exp((lo + hi) / 2), 5);
+}
+
+double minimizeGpuRateFactor(const std::function<double(double factor)>& error) {
+    const double golden = (std::sqrt(5.0) - 1) / 2;
+    double lo = std::log(0.25), hi = std::log(4.0);
+    double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
+    double f1 = error(std::exp(x1)), f2 = error(std::exp(x2));
+    while (hi - lo > 1e-4) {
+        if (f1 <= f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - golden * (hi - lo);
+            f1 = error(std::exp(x1));
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + golden * (hi - lo);
+            f2 = error(std::exp(x2));
+        }
+    }
+    const double best = roundToSignificant(std::exp((lo + hi) / 2), 5);
+    return error(best) < error(1.0) ? best : 1.0;
+}
+
 FitSpec softwareFitSpec(const SoftwareProfile& base, const std::string& key,
                         const std::vector<std::string>& fields, double prior_weight) {
     FitSpec spec;
@@ -211,9 +261,29 @@ SoftwareFitReport runSoftwareFit(const SoftwareProfile& base, FitSpec spec,
     std::vector<double> written = fit.values;
     for (double& v : written)
         v = roundToSignificant(v, 6);
-    report.fitted = withFitValues(base, spec, written);
+    // The pin's split: other GPUs carry the shared change shrunk toward the base by the
+    // harness share; the measured GPUs' own factors are fitted after it, on the same items.
+    const double share = std::clamp(hooks.harness_share, 0.0, 1.0);
+    report.harness_share = share;
+    report.gpus = hooks.gpus;
+    const auto carriedValues = [&](const std::vector<double>& values) {
+        std::vector<double> carried(values.size());
+        for (std::size_t i = 0; i < values.size(); ++i)
+            carried[i] = roundToSignificant(
+                spec.parameters[i].prior + share * (values[i] - spec.parameters[i].prior), 6);
+        return carried;
+    };
+    const auto pinned = [&](const std::vector<double>& values,
+                            const std::vector<std::size_t>& train,
+                            std::vector<GpuCorrectionFit>* found) {
+        SoftwareProfile shrunk = withFitValues(base, spec, carriedValues(values));
+        return hooks.gpu_part ? hooks.gpu_part(std::move(shrunk), train, found) : shrunk;
+    };
+    const std::vector<double> carried = carriedValues(written);
+    report.fitted = pinned(written, all, &report.gpu_corrections);
     for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-        report.fields.push_back({spec.parameters[i].field, spec.parameters[i].prior, written[i]});
+        report.fields.push_back(
+            {spec.parameters[i].field, spec.parameters[i].prior, written[i], carried[i]});
     const std::vector<double> after = hooks.predict(report.fitted, all);
 
     const std::size_t folds = std::min(n, n <= 30 ? n : kMaxHeldOutFolds);
@@ -226,7 +296,7 @@ SoftwareFitReport runSoftwareFit(const SoftwareProfile& base, FitSpec spec,
             (i % folds == f ? test : train).push_back(i);
         const FitResult part = hooks.descend(spec, train);
         const std::vector<double> predicted =
-            hooks.predict(withFitValues(base, spec, part.values), test);
+            hooks.predict(pinned(part.values, train, nullptr), test);
         for (std::size_t k = 0; k < test.size(); ++k)
             held_out[test[k]] = predicted[k];
     });
@@ -304,6 +374,38 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
         return own[i].metric == "images_per_second" ? r : -r; // time metrics invert
     };
     hooks.architectures.assign(architectures.begin(), architectures.end());
+    hooks.harness_share =
+        options.harness_share >= 0 ? std::min(options.harness_share, 1.0) : shippedHarnessShare();
+    std::set<std::string> gpus;
+    for (const Scenario& s : problem.scenarios)
+        gpus.insert(s.gpu.id);
+    hooks.gpus.assign(gpus.begin(), gpus.end());
+    if (options.gpu_part)
+        hooks.gpu_part = [&](SoftwareProfile profile, const std::vector<std::size_t>& train,
+                             std::vector<GpuCorrectionFit>* found) {
+            // One factor per (GPU, precision) of the training rows, each fitted with the
+            // others' already in place (they touch other scenarios only).
+            std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> groups;
+            for (std::size_t i : train)
+                groups[{problem.scenarios[i].gpu.id, precisionName(problem.scenarios[i].precision)}]
+                    .push_back(i);
+            for (const auto& [key_pair, items] : groups) {
+                const auto& [gpu, precision] = key_pair;
+                const double factor = fitGpuRateFactor([&](double f) {
+                    SoftwareProfile trial = profile;
+                    trial.gpu_corrections[gpu][precision] = f;
+                    const std::vector<double> p = predictRows(problem, items, {{key, trial}});
+                    double sum = 0;
+                    for (std::size_t k = 0; k < items.size(); ++k)
+                        sum += hooks.log_ratio(items[k], p[k]);
+                    return sum / static_cast<double>(items.size());
+                });
+                profile.gpu_corrections[gpu][precision] = factor;
+                if (found)
+                    found->push_back({gpu, precision, static_cast<int>(items.size()), factor});
+            }
+            return profile;
+        };
     const FitSpec spec = softwareFitSpec(
         base, key, options.fields.empty() ? defaultMeasurementFitFields() : options.fields,
         options.prior_weight);
@@ -318,7 +420,16 @@ std::string fittedProfileJson(const std::string& base_text, const std::string& b
     doc["name"] = name;
     doc["source"] = source;
     for (const FittedField& f : fit.fields)
-        doc[f.field] = roundToSignificant(f.fitted, 6);
+        doc[f.field] = roundToSignificant(f.carried, 6);
+    // Every GPU's own part: the base's, with this fit's GPUs replaced.
+    doc.erase("gpu_corrections");
+    if (!fit.fitted.gpu_corrections.empty()) {
+        nlohmann::ordered_json corrections = nlohmann::ordered_json::object();
+        for (const auto& [gpu, by_precision] : fit.fitted.gpu_corrections)
+            for (const auto& [precision, factor] : by_precision)
+                corrections[gpu][precision] = factor;
+        doc["gpu_corrections"] = corrections;
+    }
     // A band the base carried was about the base's rows, not these.
     doc.erase("error_band");
     if (fit.band.rows > 0)

@@ -1,8 +1,12 @@
 // Fitting a software profile to what a person measured on their own stack (iterscope-cli
 // fit, docs/calibrating.md): a few of the base profile's fitted parameters are refitted on
 // their rows, starting from the base values and pulled toward them (profile_fit.h's prior
-// penalty), so that one to three rows tighten the profile instead of running away. Every
-// row is also predicted by a fit that did not see it; those residuals give the error
+// penalty), so that one to three rows tighten the profile instead of running away. The pin
+// then splits what it found: the shared parameters' change is shrunk toward the base by the
+// harness share (what a harness's error shares across its GPUs, variance_components.h), and
+// each measured GPU gets a kernel-rate factor per precision of its own, keyed by its id, so
+// that other GPUs carry only the harness part. Every row is also predicted by a fit (all of
+// it, split included) that did not see it; those residuals give the error
 // before/after/left out and the new profile's own error band.
 #pragma once
 
@@ -36,7 +40,33 @@ inline constexpr double kDefaultPriorWeight = 1.0;
 struct FittedField {
     std::string field;
     double base = 0, fitted = 0;
+    // What the written profile holds and every other GPU carries: base + harness_share x
+    // (fitted - base) (docs/calibrating.md "A pin that knows what it pins").
+    double carried = 0;
 };
+
+// A factor on one GPU's kernel rates at one precision (SoftwareProfile::gpu_corrections),
+// fitted on that GPU's rows of that precision after the carried shared part.
+struct GpuCorrectionFit {
+    std::string gpu, precision;
+    int rows = 0;
+    double factor = 1;
+};
+
+// The share of a pin's shared-parameter change carried to other GPUs: the shipped
+// empirical-Bayes estimate (profiles/pin-variance.json, variance_components.h); 1 (all of
+// it, as fits did before the estimate shipped) when there is none.
+double shippedHarnessShare();
+
+// The kernel-rate factor for `items` of one GPU and precision: the one at which the mean of
+// `mean_log_error(factor)` (ln(measured / predicted throughput), falling as the factor
+// grows) is 0, found by bisection in log space within [0.25, 4] and rounded to 5
+// significant digits. 1 when the items do not move with it.
+double fitGpuRateFactor(const std::function<double(double factor)>& mean_log_error);
+// The same range searched for the factor with the smallest `error(factor)` (golden section
+// in log space; 1 unless it is strictly better), for errors that are not a mean log ratio
+// (fit --trace's time-weighted error).
+double minimizeGpuRateFactor(const std::function<double(double factor)>& error);
 
 struct FitRowResult {
     std::string id;
@@ -53,11 +83,20 @@ struct SoftwareFitReport {
     std::string held_out_by;   // "leaving one row out", "in 20 folds"
     double error_before = 0, error_after = 0, error_held_out = 0; // percent
     SoftwareProfile::ErrorBand band;                              // rows 0 where none was made
+    // The split of the pin: what other GPUs carry, and each measured GPU's own part.
+    double harness_share = 1;
+    std::vector<std::string> gpus; // the GPU profile ids the items measured
+    std::vector<GpuCorrectionFit> gpu_corrections;
 };
 
 struct SoftwareFitOptions {
     std::vector<std::string> fields; // empty: the default for the kind of measurement
     double prior_weight = kDefaultPriorWeight;
+    // 0..1: the share of the shared parameters' change the written profile keeps (and so
+    // every other GPU carries); negative: shippedHarnessShare().
+    double harness_share = -1;
+    // Fit each measured GPU's per-precision kernel-rate factor after the shared part.
+    bool gpu_part = true;
 };
 
 // What a fit is made of, whatever was measured: items with measured values, their
@@ -75,6 +114,14 @@ struct SoftwareFitHooks {
     // ln(measured / predicted throughput) of an item, for the band; empty: no band.
     std::function<double(std::size_t item, double predicted)> log_ratio;
     std::vector<std::string> architectures; // of the items' GPUs
+    // The pin's split: the fitted shared values are shrunk toward the base by this share
+    // (base + share x (fit - base)), then `gpu_part` (optional) adds the measured GPUs' own
+    // factors fitted on the items `train` with the shrunk profile, and says what it found.
+    double harness_share = 1;
+    std::function<SoftwareProfile(SoftwareProfile shrunk, const std::vector<std::size_t>& train,
+                                  std::vector<GpuCorrectionFit>* found)>
+        gpu_part;
+    std::vector<std::string> gpus; // of the items
 };
 
 // `profile` with each spec parameter's field set to its value (no cap: a value past a bound
@@ -100,7 +147,8 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
 
 // The fitted profile as profiles/software JSON: the base file's document (`base_text`, so
 // its documentation and every field survive) with the id, name, source, the fitted values
-// and the error band replaced. Checked to load back.
+// and the error band replaced; the fitted values are the carried ones and the measured
+// GPUs' factors go to "gpu_corrections". Checked to load back.
 std::string fittedProfileJson(const std::string& base_text, const std::string& base_file,
                               const SoftwareFitReport& fit, const std::string& id,
                               const std::string& name, const std::string& source);

@@ -5,6 +5,7 @@
 #include "training_trace.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -77,6 +78,49 @@ class FitCli : public QObject {
             return QJsonDocument::fromJson(p.out).object()["images_per_second"].toDouble();
         };
         QVERIFY(qAbs(amp(out) - 2470) < qAbs(amp("pytorch") - 2470));
+    }
+
+    void theJsonSaysWhichGpusItMeasuredAndWhatOthersCarry() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("mine-a100.json");
+        const CliResult r = runCli({"fit", "--measurements", twoRows(dir), "--harness-share", "0",
+                                    "--out", out, "--format", "json"});
+        QCOMPARE(r.exit_code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["gpus"].toArray().size(), 1);
+        QCOMPARE(j["gpus"].toArray()[0].toString(), QString("a100-sxm4-80gb"));
+        QCOMPARE(j["harness_share"].toDouble(), 0.0);
+        // Nothing carried: the profile's shared values are the base's, the A100 keeps its own.
+        const QJsonObject carried = j["parameters"].toObject();
+        const QJsonObject base = j["base_parameters"].toObject();
+        for (const QString& field : carried.keys())
+            QCOMPARE(carried[field].toDouble(), base[field].toDouble());
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject own = QJsonDocument::fromJson(file.readAll())
+                                    .object()["gpu_corrections"]
+                                    .toObject()["a100-sxm4-80gb"]
+                                    .toObject();
+        QVERIFY(own.contains("tf32") && own.contains("amp"));
+        // Another GPU predicts exactly as with the base.
+        const auto v100 = [&](const QString& software) {
+            return runCli({"predict", "--network", "resnet50", "--gpu", "v100-sxm2-16gb",
+                           "--system", "dgx1-v100", "--gpus-per-node", "1", "--batch", "128",
+                           "--precision", "amp", "--software", software, "--format", "json"})
+                .out;
+        };
+        QCOMPARE(QJsonDocument::fromJson(v100(out)).object()["images_per_second"].toDouble(),
+                 QJsonDocument::fromJson(v100("pytorch")).object()["images_per_second"].toDouble());
+        // The table says what it carries; a share outside 0..1 is refused.
+        const CliResult table = runCli({"fit", "--measurements", twoRows(dir), "--harness-share",
+                                        "0.25", "--out", dir.filePath("t.json")});
+        QCOMPARE(table.exit_code, 0);
+        QVERIFY2(table.out.contains("carried to every GPU: 25%"), table.out.constData());
+        QVERIFY(table.out.contains("kept for this GPU only"));
+        QCOMPARE(runCli({"fit", "--measurements", twoRows(dir), "--harness-share", "1.5", "--out",
+                         dir.filePath("u.json")})
+                     .exit_code,
+                 1);
     }
 
     void theTableNamesWhatWasWritten() {

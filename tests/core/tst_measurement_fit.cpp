@@ -66,6 +66,21 @@ double fieldOf(const SoftwareFitReport& fit, const std::string& field) {
     throw std::runtime_error("not fitted: " + field);
 }
 
+double carriedOf(const SoftwareFitReport& fit, const std::string& field) {
+    for (const FittedField& f : fit.fields)
+        if (f.field == field)
+            return f.carried;
+    throw std::runtime_error("not fitted: " + field);
+}
+
+// Every shared change carried to other GPUs (the pin's harness share at 1), for the tests
+// about what the shared parameters learn.
+SoftwareFitOptions carryingAll() {
+    SoftwareFitOptions o;
+    o.harness_share = 1;
+    return o;
+}
+
 std::vector<ValidationRow> a100Rows() {
     return {row("a1", "resnet50", "a100-sxm4-80gb", "dgx-a100", "amp", 256),
             row("a2", "resnet50", "a100-sxm4-80gb", "dgx-a100", "tf32", 128),
@@ -126,8 +141,8 @@ class MeasurementFit : public QObject {
         truth.tensor_core_efficiency *= 0.8;
         truth.per_layer_overhead_us *= 3;
         truth.memory_efficiency *= 0.85;
-        const SoftwareFitReport fit = fitToMeasurements(measuredBy(a100Rows(), truth),
-                                                        defaultResolver(), base, {}, "a100.csv");
+        const SoftwareFitReport fit = fitToMeasurements(
+            measuredBy(a100Rows(), truth), defaultResolver(), base, carryingAll(), "a100.csv");
         const auto held_out = measuredBy(v100Rows(), truth);
         const double before = mape(held_out, base), after = mape(held_out, fit.fitted);
         QVERIFY2(after < before * 0.7, qPrintable(QString("%1 -> %2").arg(before).arg(after)));
@@ -147,7 +162,7 @@ class MeasurementFit : public QObject {
         wrong.tensor_core_efficiency = 0.45;
         wrong.per_layer_overhead_us = 8;
         const SoftwareFitReport fit =
-            fitToMeasurements(a100, defaultResolver(), wrong, {}, "p.csv");
+            fitToMeasurements(a100, defaultResolver(), wrong, carryingAll(), "p.csv");
         const double before = mape(v100, wrong), after = mape(v100, fit.fitted);
         QVERIFY2(after < before, qPrintable(QString("%1 -> %2").arg(before).arg(after)));
         QVERIFY(fit.error_after < fit.error_before);
@@ -235,8 +250,9 @@ class MeasurementFit : public QObject {
         const SoftwareProfile back = parseSoftwareProfile(text, "my-stack.json");
         QCOMPARE(back.id, std::string("my-stack"));
         QCOMPARE(back.source, std::string("FITTED in a test"));
-        QVERIFY(std::abs(back.tensor_core_efficiency - fieldOf(fit, "tensor_core_efficiency")) <
+        QVERIFY(std::abs(back.tensor_core_efficiency - carriedOf(fit, "tensor_core_efficiency")) <
                 1e-5);
+        QCOMPARE(back.gpu_corrections, fit.fitted.gpu_corrections);
         QCOMPARE(back.amp_host_sync, base.amp_host_sync); // untouched fields survive
         QCOMPARE(back.error_band.rows, 3);
         QCOMPARE(back.error_band.architectures, std::vector<std::string>{"Ampere"});
