@@ -100,7 +100,7 @@ class ProfileFit : public QObject {
 
     void theShippedSpecNamesRealFieldsAndFiles() {
         const FitSpec spec = readFitSpec(ITERSCOPE_TEST_DATA "/fit-spec.json");
-        QCOMPARE(spec.measurements.size(), std::size_t(3));
+        QCOMPARE(spec.measurements.size(), std::size_t(4));
         QVERIFY(spec.parameters.size() >= 10);
         for (const FitParameter& p : spec.parameters)
             for (const std::string& id : p.profiles)
