@@ -43,11 +43,25 @@ const char* const kRequiredGpus[] = {"k80",
                                      "h200",
                                      "l4",
                                      "rtx3090",
-                                     "rtx4090"};
+                                     "rtx4090",
+                                     "b200",
+                                     "b300",
+                                     "rtx-pro-6000-blackwell",
+                                     "rtx5090",
+                                     "l40s",
+                                     "l40",
+                                     "rtx6000-ada",
+                                     "h100-nvl",
+                                     "gh200",
+                                     "rtx-a6000",
+                                     "rtx2080ti",
+                                     "titan-rtx",
+                                     "quadro-rtx8000"};
 const char* const kRequiredSystems[] = {
-    "dgx1-p100",     "dgx1-v100",         "dgx2-v100",      "dgx-a100",          "aws-p2.8xlarge",
-    "gce-k80x8",     "workstation-pcie3", "dgx-h100",       "workstation-pcie4", "cluster-10gbe",
-    "cluster-25gbe", "cluster-100gbe",    "cluster-edr-ib", "cluster-hdr-ib",    "cluster-ndr-ib"};
+    "dgx1-p100",         "dgx1-v100",      "dgx2-v100",         "dgx-a100",
+    "aws-p2.8xlarge",    "gce-k80x8",      "workstation-pcie3", "dgx-h100",
+    "workstation-pcie4", "cluster-10gbe",  "cluster-25gbe",     "cluster-100gbe",
+    "cluster-edr-ib",    "cluster-hdr-ib", "cluster-ndr-ib",    "dgx-b200"};
 
 json readJson(const std::string& path) {
     std::ifstream in(path);
@@ -155,7 +169,9 @@ class TestProfiles : public QObject {
             QVERIFY2((g.fp16_tensor_tflops > 0) == has_tensor, id.c_str());
             // TF32 exists from Ampere on.
             const bool has_tf32 = g.architecture == "Ampere" || g.architecture == "Hopper" ||
-                                  g.architecture == "Ada Lovelace";
+                                  g.architecture == "Ada Lovelace" ||
+                                  g.architecture == "Blackwell" ||
+                                  g.architecture == "Blackwell RTX";
             QVERIFY2((g.tf32_tflops > 0) == has_tf32, id.c_str());
             if (has_tensor)
                 QVERIFY2(g.fp16_tensor_tflops > g.fp32_tflops, id.c_str());
@@ -297,25 +313,25 @@ class TestProfiles : public QObject {
                                        << "measured.fp32_tflop";
         QTest::newRow("measured negative") << "{\"measured\": {\"fp32_tflops\": -1}}"
                                            << "measured.fp32_tflops";
-        QTest::newRow("unknown architecture") << "{\"architecture\": \"Blackwell\"}"
+        QTest::newRow("unknown architecture") << "{\"architecture\": \"Rubin\"}"
                                               << "architecture";
         QTest::newRow("like an unknown one")
-            << "{\"architecture\": \"Blackwell\", \"like\": \"Rubin\"}"
+            << "{\"architecture\": \"Rubin\", \"like\": \"Feynman\"}"
             << "like";
     }
 
     void anUnknownArchitectureListsTheKnownOnes() {
         json doc = readJson(gpuFile("h100-sxm"));
-        doc["architecture"] = "Blackwell";
+        doc["architecture"] = "Rubin"; // a generation profiles/architectures.json has no facts for
         const QString what =
-            errorOf("b200.json", doc.dump(), [](const std::string& p) { loadGpuProfile(p); });
+            errorOf("rubin.json", doc.dump(), [](const std::string& p) { loadGpuProfile(p); });
         for (const char* known : {"Volta", "Ampere", "Hopper", "\"like\""})
             QVERIFY2(what.contains(QLatin1String(known)), qPrintable(what));
     }
 
     void anArchitectureLikeAKnownOneTakesItsFactsAndSaysSo() {
         json doc = readJson(gpuFile("h100-sxm"));
-        doc["architecture"] = "Blackwell";
+        doc["architecture"] = "Rubin";
         doc["like"] = "Hopper";
         const GpuProfile like = loadGpuProfile(write("like.json", doc.dump()));
         const GpuProfile h100 = loadGpuProfile("h100-sxm");
