@@ -70,6 +70,9 @@ QPalette darkPalette() {
     p.setColor(QPalette::Highlight, QColor(0x3d, 0x8e, 0xe6));
     p.setColor(QPalette::HighlightedText, Qt::white);
     p.setColor(QPalette::Mid, QColor(0x55, 0x55, 0x5a));
+    // Links in the summary's notes: Qt's default blue all but vanishes on this window.
+    p.setColor(QPalette::Link, QColor(0x7c, 0xb7, 0xff));
+    p.setColor(QPalette::LinkVisited, QColor(0xb9, 0x9c, 0xff));
     // Qt's default placeholder is the light theme's grey, nearly invisible on this base.
     p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0xa0));
     p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x90, 0x90, 0x96));

@@ -123,6 +123,9 @@ class MainWindow : public QMainWindow {
     bool openMeasurements(const QString& path, QString* error);
     // A software profile file (what `iterscope-cli fit` writes) as the scenario's software.
     bool openSoftwareProfile(const QString& path, QString* error);
+    // Pins the current scenario on `base`, the profile a fitted one started from (the
+    // summary's "Compare with" link). False, with a banner, when it cannot be predicted.
+    bool compareWithBaseSoftware(const QString& base);
 
     // --- Layout (main_window_layout.cpp)
     // Adds a view as a tab beside the scaling curves and the costliest layers; returns its

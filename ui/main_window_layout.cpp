@@ -125,6 +125,8 @@ void MainWindow::createViews() {
     auto* summary_box = new QGroupBox(tr("Prediction"), central);
     summary_box->setObjectName(QStringLiteral("summaryBox"));
     m_summary = new SummaryPanel(summary_box);
+    connect(m_summary, &SummaryPanel::compareWithBaseRequested, this,
+            [this](const QString& base) { compareWithBaseSoftware(base); });
     auto* summary_layout = new QVBoxLayout(summary_box);
     summary_layout->setContentsMargins(6, 2, 6, 4);
     summary_layout->addWidget(m_summary);

@@ -153,4 +153,24 @@ bool MainWindow::openSoftwareProfile(const QString& path, QString* error) {
     return true;
 }
 
+bool MainWindow::compareWithBaseSoftware(const QString& base) {
+    if (!m_result || base.isEmpty())
+        return false;
+    // The same scenario on the profile the fit started from, pinned beside the fitted one.
+    ScenarioSettings shipped = m_result->settings;
+    shipped.software = base;
+    try {
+        const ResultPtr result = computeResult(shipped, m_predictor->cache());
+        QList<PinnedCurves> pins = m_charts->pins();
+        pins.append({shipped, result->curves, result->label});
+        m_charts->setPins(pins);
+    } catch (const std::exception& e) {
+        showBanner(tr("The profile %1 was fitted from could not be compared: %2")
+                       .arg(base, QString::fromStdString(e.what())));
+        return false;
+    }
+    statusBar()->showMessage(tr("Pinned for comparison: the shipped %1 profile").arg(base), 4000);
+    return true;
+}
+
 } // namespace iterscope::ui

@@ -318,6 +318,12 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     // not push the views down.
     m_messages->setMinimumHeight(fontMetrics().lineSpacing());
     m_messages->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_messages->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(m_messages, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("compare-base") && m_result)
+            emit compareWithBaseRequested(
+                QString::fromStdString(m_result->scenario.software.fitted_to.base));
+    });
     m_status = new ElidedLabel(this);
     m_status->setObjectName(QStringLiteral("summaryState"));
     m_status->setMuted(true);
@@ -441,10 +447,19 @@ void SummaryPanel::showMessages() {
         for (const auto& w : m_result->warnings) {
             const bool caution = w.level == ScenarioWarning::Level::Caution;
             // Words, not symbols: warning glyphs are missing from many fonts.
+            QString text = QString::fromStdString(w.text).toHtmlEscaped();
+            // A profile fitted to the user's runs offers the one it started from as a
+            // comparison curve, in one click.
+            const std::string& base = m_result->scenario.software.fitted_to.base;
+            if (w.id == "fitted-to-your-runs" && !base.empty())
+                text += QStringLiteral(" <a href='compare-base'>%1</a>")
+                            .arg(tr("Compare with %1")
+                                     .arg(QString::fromStdString(base))
+                                     .toHtmlEscaped());
             html +=
                 QStringLiteral("<p style='margin:0 0 3px 0'>%1 %2</p>")
                     .arg(caution ? tr("<b style='color:#e08a00'>Caution:</b>") : tr("<b>Note:</b>"),
-                         QString::fromStdString(w.text).toHtmlEscaped());
+                         text);
         }
     // The same text again on every slider step would relayout the strip for nothing.
     if (html == m_shown_messages)

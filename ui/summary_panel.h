@@ -45,6 +45,8 @@ class SummaryPanel : public QWidget {
     std::vector<std::pair<QString, double>> breakdownLines() const;
     // Whether the figures shown belong to an older scenario than the one asked for.
     bool isStale() const { return m_stale; }
+    // The label of the caveats, for tests (its links).
+    QLabel* messagesLabel() const { return m_messages; }
     // The caveats shown under the figures (core/model/scenario_warnings.h), in order.
     QStringList warnings() const { return m_warning_texts; }
     // Memory per GPU by part, under the "memory" figure.
@@ -53,6 +55,9 @@ class SummaryPanel : public QWidget {
 
   signals:
     void updated();
+    // The note of a profile fitted to the user's runs offers the profile it started from
+    // as a comparison curve: its link was clicked.
+    void compareWithBaseRequested(const QString& base_software);
 
   protected:
     void resizeEvent(QResizeEvent* event) override;

@@ -219,6 +219,17 @@ struct SoftwareProfile {
     };
     ErrorBand error_band;
 
+    // What a fit to a person's runs was made of (iterscope-cli fit writes it): the profile
+    // it started from, how many runs on which GPUs, and the share of its change to the
+    // shared parameters that other GPUs carry. rows 0: not fitted to anyone's runs.
+    struct FittedTo {
+        std::string base; // the base profile's id ("pytorch")
+        int rows = 0;
+        std::vector<std::string> gpus;
+        double harness_share = 1;
+    };
+    FittedTo fitted_to;
+
     // What a fit to one person's measurements found true of one GPU rather than of the
     // software (iterscope-cli fit --measurements, docs/calibrating.md "A pin that knows
     // what it pins"): by GPU profile id, then by precision name ("fp32", "tf32", "amp",

@@ -123,6 +123,21 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
         s.error_band.basis = b.text("basis", "", 2000);
         b.finish();
     }
+    if (const json* fitted = f.object("fitted_to", false)) {
+        profile_json::Fields t(file, *fitted, "fitted_to.");
+        s.fitted_to.base = t.text("base", "", 200);
+        s.fitted_to.rows = t.integer("rows", 1, 1000000);
+        const json* gpus = t.array("gpus", true);
+        if (gpus->size() > 256)
+            t.fail("gpus", "must list at most 256 GPU ids");
+        for (const json& g : *gpus) {
+            if (!g.is_string() || !profile_json::isValidId(g.get<std::string>()))
+                t.fail("gpus", "must list GPU profile ids");
+            s.fitted_to.gpus.push_back(g.get<std::string>());
+        }
+        s.fitted_to.harness_share = t.number("harness_share", 0, 1, 1);
+        t.finish();
+    }
     if (const json* corrections = f.object("gpu_corrections", false)) {
         if (corrections->size() > 256)
             f.fail("gpu_corrections", "holds more than 256 GPUs");

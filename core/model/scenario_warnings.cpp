@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace iterscope {
 namespace {
@@ -26,6 +27,12 @@ std::string nameOf(const SystemProfile& system) {
 // or the name, as NVIDIA's product names do.
 bool isSxmModule(const GpuProfile& gpu) {
     return containsNoCase(gpu.id, "sxm") || containsNoCase(gpu.name, "sxm");
+}
+
+// "±4%": the half-width of a band symmetric in log space, as its larger side.
+std::string percentText(double half_width_log) {
+    const long percent = std::lround((std::exp(half_width_log) - 1) * 100);
+    return "\u00b1" + std::to_string(percent) + "%";
 }
 
 } // namespace
@@ -82,6 +89,32 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
                            nameOf(s.system) +
                            " joins its GPUs by NVLink: its GPUs are predicted to talk over the "
                            "system's PCIe links instead."});
+
+    const SoftwareProfile::FittedTo& fitted = s.software.fitted_to;
+    if (fitted.rows > 0) {
+        std::string on;
+        for (const std::string& id : fitted.gpus)
+            on += (on.empty() ? "" : ", ") + id;
+        const bool measured =
+            std::find(fitted.gpus.begin(), fitted.gpus.end(), gpu.id) != fitted.gpus.end();
+        const int carried = static_cast<int>(std::lround(fitted.harness_share * 100));
+        std::string text = "Fitted to " + std::to_string(fitted.rows) + " of your runs" +
+                           (on.empty() ? "" : " on " + on);
+        if (measured) {
+            // The runs' own held-out error; the band shown beside the figures is this one
+            // only where there are enough runs to narrow the shipped band (error_band.h).
+            const SoftwareProfile::ErrorBand& band = s.software.error_band;
+            if (band.rows > 0)
+                text += " (each left out in turn, within " + percentText(band.half_width_log) + ")";
+            text +=
+                ": other GPUs carry " + std::to_string(carried) + "% of the harness correction.";
+        } else {
+            text += ": ";
+            text += "this GPU carries " + std::to_string(carried) +
+                    "% of the harness correction and keeps the shipped error band.";
+        }
+        out.push_back({Level::Note, "fitted-to-your-runs", text});
+    }
 
     if (s.software.overlap_input)
         out.push_back({Level::Note, "input-copy-is-prefetch",

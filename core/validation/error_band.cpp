@@ -205,11 +205,18 @@ const ErrorBands& shippedErrorBands() {
 namespace {
 
 // A profile fitted to a person's own rows (iterscope-cli fit) brings the errors of their
-// held-out rows, for the architectures those rows ran on.
+// held-out rows. They speak for the GPUs those rows ran on: a fit that kept a part for each
+// measured GPU (gpu_corrections) narrows the band on those GPUs only, since every other GPU
+// carries only the shrunk harness part and is no better known than before the fit; an older
+// fitted profile, without that part, for the architectures its rows ran on.
 bool ownBandApplies(const Scenario& s) {
     const SoftwareProfile::ErrorBand& own = s.software.error_band;
-    return own.rows > 0 && std::find(own.architectures.begin(), own.architectures.end(),
-                                     s.gpu.architecture) != own.architectures.end();
+    if (own.rows <= 0)
+        return false;
+    if (!s.software.gpu_corrections.empty())
+        return s.software.gpu_corrections.count(s.gpu.id) > 0;
+    return std::find(own.architectures.begin(), own.architectures.end(), s.gpu.architecture) !=
+           own.architectures.end();
 }
 
 struct BandChoice {

@@ -416,6 +416,7 @@ std::string fittedProfileJson(const std::string& base_text, const std::string& b
                               const SoftwareFitReport& fit, const std::string& id,
                               const std::string& name, const std::string& source) {
     nlohmann::ordered_json doc = nlohmann::ordered_json::parse(base_text);
+    const std::string base_id = doc.value("id", std::string());
     doc["id"] = id;
     doc["name"] = name;
     doc["source"] = source;
@@ -430,6 +431,12 @@ std::string fittedProfileJson(const std::string& base_text, const std::string& b
                 corrections[gpu][precision] = factor;
         doc["gpu_corrections"] = corrections;
     }
+    // What the fit was made of, for the front ends to say (a GUI line, a comparison with
+    // the profile it started from).
+    doc["fitted_to"] = {{"base", base_id},
+                        {"rows", static_cast<int>(fit.rows.size())},
+                        {"gpus", fit.gpus},
+                        {"harness_share", roundToSignificant(fit.harness_share, 4)}};
     // A band the base carried was about the base's rows, not these.
     doc.erase("error_band");
     if (fit.band.rows > 0)

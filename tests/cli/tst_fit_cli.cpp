@@ -97,11 +97,15 @@ class FitCli : public QObject {
             QCOMPARE(carried[field].toDouble(), base[field].toDouble());
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject own = QJsonDocument::fromJson(file.readAll())
-                                    .object()["gpu_corrections"]
-                                    .toObject()["a100-sxm4-80gb"]
-                                    .toObject();
+        const QJsonObject written = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonObject own = written["gpu_corrections"].toObject()["a100-sxm4-80gb"].toObject();
         QVERIFY(own.contains("tf32") && own.contains("amp"));
+        // It says what it was fitted to, for the GUI's note and its comparison with the base.
+        const QJsonObject fitted_to = written["fitted_to"].toObject();
+        QCOMPARE(fitted_to["base"].toString(), QString("pytorch"));
+        QCOMPARE(fitted_to["rows"].toInt(), 2);
+        QCOMPARE(fitted_to["gpus"].toArray()[0].toString(), QString("a100-sxm4-80gb"));
+        QCOMPARE(fitted_to["harness_share"].toDouble(), 0.0);
         // Another GPU predicts exactly as with the base.
         const auto v100 = [&](const QString& software) {
             return runCli({"predict", "--network", "resnet50", "--gpu", "v100-sxm2-16gb",

@@ -119,6 +119,27 @@ class ErrorBandTest : public QObject {
         QVERIFY(qAbs(std::log(errorBandFor(b, pipeline).high) - (w + 0.1)) < 1e-12);
     }
 
+    void aFitToYourRunsNarrowsTheBandOnTheGpusItMeasuredOnly() {
+        const ErrorBands b = bandsOf(sixAmpereRows());
+        Scenario measured = scenario("Ampere", Precision::AMP, 1);
+        measured.gpu.id = "a100-sxm4-80gb";
+        measured.software.error_band.rows = 8;
+        measured.software.error_band.half_width_log = 0.03;
+        measured.software.error_band.architectures = {"Ampere"};
+        const double shipped =
+            std::log(errorBandFor(b, scenario("Ampere", Precision::AMP, 1)).high);
+        // An older fitted profile (no per-GPU part) narrows every GPU of the architecture.
+        QVERIFY(qAbs(std::log(errorBandFor(b, measured).high) - 0.03) < 1e-12);
+        // One with a part kept for the GPU it measured narrows that GPU's band only: another
+        // Ampere GPU carries the shrunk harness part and keeps the shipped band.
+        measured.software.gpu_corrections["a100-sxm4-80gb"]["amp"] = 1.05;
+        QVERIFY(qAbs(std::log(errorBandFor(b, measured).high) - 0.03) < 1e-12);
+        Scenario other = measured;
+        other.gpu.id = "a100-pcie";
+        QVERIFY(qAbs(std::log(errorBandFor(b, other).high) - shipped) < 1e-12);
+        QVERIFY(shipped > 0.03);
+    }
+
     void bandsRoundTripThroughTheirFile() {
         ErrorBands b = bandsOf(sixAmpereRows());
         b.measured_networks = {"edr-ib", "hdr-ib"};

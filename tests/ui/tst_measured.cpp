@@ -20,10 +20,13 @@
 #include "trace/kineto_trace.h"
 #include "util/error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QPainter>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -320,6 +323,48 @@ class TestMeasured : public QObject {
         QVERIFY(!w.openSoftwareProfile(broken, &error));
         QVERIFY2(error.contains(QLatin1String("broken.json")), qPrintable(error));
         QCOMPARE(w.currentResult()->settings.software, QFileInfo(fitted).absoluteFilePath());
+    }
+
+    void aProfileFittedToYourRunsSaysSoAndComparesWithItsBaseInOneClick() {
+        // What `iterscope-cli fit` writes: the base's values, what it was fitted to, its
+        // own band and a part kept for the GPU it measured.
+        QFile base(QStringLiteral(ITERSCOPE_TEST_DATA "/../../profiles/software/pytorch.json"));
+        QVERIFY(base.open(QIODevice::ReadOnly));
+        nlohmann::json doc = nlohmann::json::parse(base.readAll().toStdString());
+        doc["id"] = "mine";
+        doc["fitted_to"] = {{"base", "pytorch"},
+                            {"rows", 8},
+                            {"gpus", {"v100-sxm2-16gb"}},
+                            {"harness_share", 0.36}};
+        doc["error_band"] = {{"rows", 8}, {"half_width_log", 0.04}, {"architectures", {"Volta"}}};
+        doc["gpu_corrections"] = {{"v100-sxm2-16gb", {{"fp32", 1.05}}}};
+        const QString fitted = writeFile(m_dir, QStringLiteral("mine.json"), doc.dump());
+        MainWindow w(false);
+        w.setScenario(ScenarioSettings{}); // V100, FP32
+        QVERIFY(w.waitForResult());
+        QString error;
+        QVERIFY2(w.openSoftwareProfile(fitted, &error), qPrintable(error));
+        QVERIFY(w.waitForResult());
+        const QString note = w.summaryPanel()->warnings().join(QLatin1Char('\n'));
+        QVERIFY2(note.contains(QLatin1String("Fitted to 8 of your runs on v100-sxm2-16gb")),
+                 qPrintable(note));
+        QVERIFY2(note.contains(QLatin1String("each left out in turn, within")), qPrintable(note));
+        QVERIFY2(note.contains(QLatin1String("other GPUs carry 36% of the harness correction")),
+                 qPrintable(note));
+        QVERIFY(w.summaryPanel()->messagesLabel()->text().contains(QLatin1String("compare-base")));
+        // The link pins the same scenario on the shipped profile.
+        const int pins = static_cast<int>(w.scalingCharts()->pins().size());
+        emit w.summaryPanel()->compareWithBaseRequested(QStringLiteral("pytorch"));
+        QCOMPARE(static_cast<int>(w.scalingCharts()->pins().size()), pins + 1);
+        QCOMPARE(w.scalingCharts()->pins().back().settings.software, QStringLiteral("pytorch"));
+        // On another GPU the note says what that GPU carries.
+        ScenarioSettings a100 = w.currentResult()->settings;
+        a100.gpu = QStringLiteral("a100-sxm4-80gb");
+        a100.system = QStringLiteral("dgx-a100");
+        w.setScenario(a100);
+        QVERIFY(w.waitForResult());
+        const QString other = w.summaryPanel()->warnings().join(QLatin1Char('\n'));
+        QVERIFY2(other.contains(QLatin1String("this GPU carries 36%")), qPrintable(other));
     }
 
     void theHarnessIsAChoice() {
