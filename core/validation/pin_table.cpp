@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -22,8 +23,12 @@ std::string fixed(double v, int digits) {
     return buf;
 }
 
+// "+1.2", "-0.4", and "0.0" for what rounds to nothing, whichever its sign.
 std::string signedFixed(double v, int digits) {
-    return (v > 0 ? "+" : "") + fixed(v, digits);
+    const std::string text = fixed(std::abs(v), digits);
+    if (text.find_first_not_of("0.") == std::string::npos)
+        return text;
+    return (v > 0 ? "+" : "-") + text;
 }
 
 std::string shareName(double share) {

