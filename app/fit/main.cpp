@@ -2,7 +2,8 @@
 // as a whole and cross-validates the fit (docs/validation.md "How the fit is made").
 //
 //   iterscope-fit [--spec tests/data/fit-spec.json] [--cv source,gpu,architecture|none]
-//                 [--jobs N] [--write] [--write-pin-variance] [--report FILE.md]
+//                 [--jobs N] [--write] [--write-pin-variance] [--pin-table]
+//                 [--report FILE.md]
 //
 // Prints each parameter's prior and fitted value, the in-sample error and the
 // leave-one-out errors. --write puts the fitted values into profiles/software/*.json and the
@@ -10,13 +11,16 @@
 // without it nothing is changed. --write-pin-variance writes only
 // profiles/pin-variance.json: the variance components of the leave-one-source-out residuals
 // by (source, GPU) and the harness share iterscope-cli fit carries to other GPUs
-// (core/validation/variance_components.h; needs source in --cv). A developer tool: the
-// shipped model never reads measurements.
+// (core/validation/variance_components.h; needs source in --cv). --pin-table adds the
+// leave-one-GPU-in table (core/validation/pin_table.h): each GPU of a source fitted with
+// iterscope-cli fit's own function, from the fit with that source left out, and the source's
+// other GPUs predicted. A developer tool: the shipped model never reads measurements.
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
 #include "util/text_file.h"
 #include "validation/error_band.h"
+#include "validation/pin_table.h"
 #include "validation/profile_fit.h"
 #include "validation/variance_components.h"
 
@@ -43,6 +47,7 @@ struct Options {
     int jobs = 0;
     bool write = false;
     bool write_pin_variance = false;
+    bool pin_table = false;
     std::string report;
 };
 
@@ -293,6 +298,10 @@ int main(int argc, char** argv) {
     app.add_flag("--write-pin-variance", o.write_pin_variance,
                  "Write profiles/pin-variance.json (the harness share of a pin) from the "
                  "leave-one-source-out residuals, and nothing else");
+    app.add_flag("--pin-table", o.pin_table,
+                 "Add the leave-one-GPU-in table: each GPU's rows fitted as iterscope-cli fit "
+                 "--measurements does, from the fit with its source left out, and the "
+                 "source's other GPUs predicted (fits every source's fold)");
     app.add_option("--report", o.report, "Write the tables as Markdown to this file");
     CLI11_PARSE(app, argc, argv);
     try {
@@ -351,8 +360,18 @@ int main(int argc, char** argv) {
                                      "' (source, gpu, architecture or none)");
             }
         }
+        // The leave-one-source-out folds are fitted once: their held-out rows are the
+        // cross-validation's, and every pin of the leave-one-GPU-in table starts from its
+        // source's fold.
+        std::vector<CrossValidationFold> source_folds;
+        const auto sourceFolds = [&]() -> const std::vector<CrossValidationFold>& {
+            if (source_folds.empty())
+                source_folds = fitFolds(spec, problem, FoldKey::Source, jobs);
+            return source_folds;
+        };
         for (const auto& [name, key] : keys) {
-            cv[name] = crossValidate(spec, problem, key, jobs);
+            cv[name] = key == FoldKey::Source ? heldOutPredictions(spec, problem, sourceFolds())
+                                              : crossValidate(spec, problem, key, jobs);
             std::vector<double> errors;
             for (std::size_t i = 0; i < rows.size(); ++i)
                 errors.push_back(ape(cv[name][i], rows[i].measured));
@@ -460,6 +479,30 @@ int main(int argc, char** argv) {
             }
         } else if (o.write_pin_variance) {
             std::cout << "pin variance not written: it needs --cv source\n";
+        }
+
+        if (o.pin_table) {
+            PinTableOptions pin_options;
+            pin_options.jobs = jobs;
+            const PinTable table =
+                leaveOneGpuIn(spec, problem, sourceFolds(), defaultResolver(), pin_options);
+            std::printf("\nleave one GPU in, harness share %.3g: the other GPUs' MAPE "
+                        "unpinned and pinned, the pinned GPU's with a row left out\n",
+                        table.harness_shares[0]);
+            std::printf("    %-40s %-16s %4s %8s %8s %8s\n", "source", "gpu", "rows", "others %",
+                        "pinned %", "own %");
+            for (const PinTableRow& r : table.rows) {
+                if (r.outcomes.empty())
+                    std::printf("    %-40s %-16s %4d  %s\n", r.source.c_str(), r.gpu.c_str(),
+                                r.rows, r.skipped.substr(0, 120).c_str());
+                else
+                    std::printf("    %-40s %-16s %4d %8.1f %8.1f %8.1f\n", r.source.c_str(),
+                                r.gpu.c_str(), r.rows, r.others_unpinned,
+                                r.outcomes[0].others_pinned, r.outcomes[0].own_held_out);
+            }
+            for (const PinTableSummary& s : table.summaries)
+                std::printf("%s\n", pinTableSummaryLine(s).c_str());
+            md << "\n" << pinTableMarkdown(table);
         }
 
         const bool can_band = cv.count("source") && cv.count("architecture");

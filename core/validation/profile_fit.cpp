@@ -370,29 +370,26 @@ std::string foldKeyOf(const FitProblem& problem, std::size_t row, FoldKey key) {
     return {};
 }
 
-std::vector<double> crossValidate(const FitSpec& spec, const FitProblem& problem, FoldKey key,
-                                  int jobs) {
-    std::vector<std::string> folds;
+std::vector<CrossValidationFold> fitFolds(const FitSpec& spec, const FitProblem& problem,
+                                          FoldKey key, int jobs) {
+    std::vector<CrossValidationFold> folds;
     for (std::size_t i = 0; i < problem.rows.size(); ++i) {
         const std::string k = foldKeyOf(problem, i, key);
-        if (std::find(folds.begin(), folds.end(), k) == folds.end())
-            folds.push_back(k);
+        if (std::none_of(folds.begin(), folds.end(),
+                         [&](const CrossValidationFold& f) { return f.key == k; }))
+            folds.push_back({k, {}, {}, {}});
     }
-    std::vector<double> held_out(problem.rows.size(), 0.0);
+    for (CrossValidationFold& f : folds)
+        for (std::size_t i = 0; i < problem.rows.size(); ++i)
+            (foldKeyOf(problem, i, key) == f.key ? f.test : f.train).push_back(i);
     std::atomic<std::size_t> next{0};
     std::mutex error_mutex;
     std::string error;
+    // Each fold writes only its own result: the answer does not depend on `jobs`.
     auto worker = [&] {
         for (std::size_t f = next++; f < folds.size(); f = next++) {
             try {
-                std::vector<std::size_t> train, test;
-                for (std::size_t i = 0; i < problem.rows.size(); ++i)
-                    (foldKeyOf(problem, i, key) == folds[f] ? test : train).push_back(i);
-                const FitResult fit = fitParameters(spec, problem, train);
-                const auto predicted =
-                    predictRows(problem, test, applyFit(spec, fit.values, problem.baseline));
-                for (std::size_t k = 0; k < test.size(); ++k)
-                    held_out[test[k]] = predicted[k];
+                folds[f].fit = fitParameters(spec, problem, folds[f].train);
             } catch (const std::exception& e) {
                 std::lock_guard lock(error_mutex);
                 error = e.what();
@@ -407,7 +404,24 @@ std::vector<double> crossValidate(const FitSpec& spec, const FitProblem& problem
         t.join();
     if (!error.empty())
         throw InputError(error);
+    return folds;
+}
+
+std::vector<double> heldOutPredictions(const FitSpec& spec, const FitProblem& problem,
+                                       const std::vector<CrossValidationFold>& folds) {
+    std::vector<double> held_out(problem.rows.size(), 0.0);
+    for (const CrossValidationFold& f : folds) {
+        const auto predicted =
+            predictRows(problem, f.test, applyFit(spec, f.fit.values, problem.baseline));
+        for (std::size_t k = 0; k < f.test.size(); ++k)
+            held_out[f.test[k]] = predicted[k];
+    }
     return held_out;
+}
+
+std::vector<double> crossValidate(const FitSpec& spec, const FitProblem& problem, FoldKey key,
+                                  int jobs) {
+    return heldOutPredictions(spec, problem, fitFolds(spec, problem, key, jobs));
 }
 
 } // namespace iterscope

@@ -132,4 +132,19 @@ std::string foldKeyOf(const FitProblem& problem, std::size_t row, FoldKey key);
 std::vector<double> crossValidate(const FitSpec& spec, const FitProblem& problem, FoldKey key,
                                   int jobs);
 
+// One fold of that cross-validation: the rows of one key left out (test), the fit on the
+// others (train). Kept so that what starts from a fold (the leave-one-GPU-in table,
+// pin_table.h) reuses its fit instead of fitting it again.
+struct CrossValidationFold {
+    std::string key;
+    std::vector<std::size_t> train, test; // indices into problem.rows
+    FitResult fit;
+};
+// Every fold, in the order their keys first appear in the rows; `jobs` fitted at once.
+std::vector<CrossValidationFold> fitFolds(const FitSpec& spec, const FitProblem& problem,
+                                          FoldKey key, int jobs);
+// Every row predicted by its own fold's fit (parallel to problem.rows): crossValidate's answer.
+std::vector<double> heldOutPredictions(const FitSpec& spec, const FitProblem& problem,
+                                       const std::vector<CrossValidationFold>& folds);
+
 } // namespace iterscope

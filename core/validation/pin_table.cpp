@@ -1,0 +1,277 @@
+#include "validation/pin_table.h"
+
+#include "util/error.h"
+#include "validation/measurement_fit.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace iterscope {
+
+namespace {
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+// "+1.2", "-0.4", and "0.0" for what rounds to nothing, whichever its sign.
+std::string signedFixed(double v, int digits) {
+    const std::string text = fixed(std::abs(v), digits);
+    if (text.find_first_not_of("0.") == std::string::npos)
+        return text;
+    return (v > 0 ? "+" : "-") + text;
+}
+
+std::string shareName(double share) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", share);
+    return buf;
+}
+
+// One candidate pin: a GPU of a source, its rows and the source's other rows.
+struct Candidate {
+    std::string source, gpu;
+    std::vector<std::size_t> rows, others;
+};
+
+std::vector<Candidate> candidates(const FitProblem& problem, int min_rows) {
+    std::vector<std::string> sources;
+    std::map<std::string, std::vector<std::string>> gpus; // in the order of the rows
+    std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> cells;
+    for (std::size_t i = 0; i < problem.rows.size(); ++i) {
+        const ValidationRow& r = problem.rows[i];
+        if (std::find(sources.begin(), sources.end(), r.source) == sources.end())
+            sources.push_back(r.source);
+        auto& g = gpus[r.source];
+        if (std::find(g.begin(), g.end(), r.gpu) == g.end())
+            g.push_back(r.gpu);
+        cells[{r.source, r.gpu}].push_back(i);
+    }
+    std::vector<Candidate> out;
+    for (const std::string& source : sources) {
+        if (gpus[source].size() < 2)
+            continue; // nothing else to predict
+        for (const std::string& gpu : gpus[source]) {
+            Candidate c{source, gpu, cells[{source, gpu}], {}};
+            if (c.rows.size() < static_cast<std::size_t>(std::max(min_rows, 1)))
+                continue;
+            for (const std::string& other : gpus[source])
+                if (other != gpu)
+                    for (std::size_t i : cells[{source, other}])
+                        c.others.push_back(i);
+            std::sort(c.others.begin(), c.others.end());
+            out.push_back(std::move(c));
+        }
+    }
+    return out;
+}
+
+double mape(const FitProblem& problem, const std::vector<std::size_t>& rows,
+            const std::map<std::string, SoftwareProfile>& profiles) {
+    return scoreRows(problem, rows, predictRows(problem, rows, profiles), 1e9).mape;
+}
+
+PinTableRow makePin(const FitSpec& spec, const FitProblem& problem, const Candidate& c,
+                    const CrossValidationFold& fold, const ValidationResolver& resolver,
+                    const std::vector<double>& shares) {
+    PinTableRow row;
+    row.source = c.source;
+    row.gpu = c.gpu;
+    row.rows = static_cast<int>(c.rows.size());
+    std::set<std::string> software;
+    std::vector<ValidationRow> measured;
+    for (std::size_t i : c.rows) {
+        software.insert(problem.rows[i].software);
+        measured.push_back(problem.rows[i]);
+    }
+    row.software = *software.begin();
+    if (software.size() > 1) {
+        // fit --measurements fits one profile; so does a pin.
+        row.skipped = "its rows run on several software profiles";
+        return row;
+    }
+    // The pin changes one profile: the other GPUs' rows on it are what it can move.
+    std::vector<std::size_t> others;
+    std::set<std::string> other_gpus;
+    for (std::size_t i : c.others)
+        if (problem.rows[i].software == row.software) {
+            others.push_back(i);
+            other_gpus.insert(problem.rows[i].gpu);
+        }
+    row.other_rows = static_cast<int>(others.size());
+    row.other_gpus.assign(other_gpus.begin(), other_gpus.end());
+    if (others.empty()) {
+        row.skipped = "no other GPU of the source runs " + row.software;
+        return row;
+    }
+    const auto unpinned = applyFit(spec, fold.fit.values, problem.baseline);
+    row.others_unpinned = mape(problem, others, unpinned);
+    const std::string label = c.source + " / " + c.gpu;
+    try {
+        for (double share : shares) {
+            SoftwareFitOptions options; // fit --measurements' defaults
+            options.harness_share = share;
+            const SoftwareFitReport fit =
+                fitToMeasurements(measured, resolver, unpinned.at(row.software), options, label);
+            auto pinned = unpinned;
+            pinned[row.software] = fit.fitted;
+            row.outcomes.push_back({mape(problem, others, pinned), fit.error_held_out});
+        }
+    } catch (const InputError& e) {
+        // What a user would be told: the fit refuses these rows.
+        row.outcomes.clear();
+        row.skipped = std::string("the fit refused: ") + e.what();
+    }
+    return row;
+}
+
+} // namespace
+
+PinTable leaveOneGpuIn(const FitSpec& spec, const FitProblem& problem,
+                       const std::vector<CrossValidationFold>& source_folds,
+                       const ValidationResolver& resolver, const PinTableOptions& options) {
+    PinTable table;
+    table.harness_shares = options.harness_shares;
+    if (table.harness_shares.empty())
+        table.harness_shares = {shippedHarnessShare(), 0.0, 1.0};
+    const std::vector<Candidate> pins = candidates(problem, options.min_rows);
+    std::vector<const CrossValidationFold*> folds;
+    for (const Candidate& c : pins) {
+        auto it = std::find_if(source_folds.begin(), source_folds.end(),
+                               [&](const CrossValidationFold& f) { return f.key == c.source; });
+        if (it == source_folds.end())
+            throw InputError("leave one GPU in: no fold leaves out source " + c.source);
+        folds.push_back(&*it);
+    }
+
+    table.rows.resize(pins.size());
+    std::atomic<std::size_t> next{0};
+    std::mutex error_mutex;
+    std::string error;
+    // Each pin writes only its own row: the table does not depend on `jobs`.
+    auto worker = [&] {
+        for (std::size_t k = next++; k < pins.size(); k = next++) {
+            try {
+                table.rows[k] =
+                    makePin(spec, problem, pins[k], *folds[k], resolver, table.harness_shares);
+            } catch (const std::exception& e) {
+                std::lock_guard lock(error_mutex);
+                if (error.empty())
+                    error = pins[k].source + " / " + pins[k].gpu + ": " + e.what();
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int j = 1; j < std::min<int>(std::max(options.jobs, 1), static_cast<int>(pins.size()));
+         ++j)
+        threads.emplace_back(worker);
+    worker();
+    for (auto& t : threads)
+        t.join();
+    if (!error.empty())
+        throw InputError(error);
+
+    for (std::size_t s = 0; s < table.harness_shares.size(); ++s) {
+        PinTableSummary sum;
+        sum.harness_share = table.harness_shares[s];
+        double relative = 0, own = 0;
+        bool first = true;
+        for (const PinTableRow& r : table.rows) {
+            if (r.outcomes.size() <= s)
+                continue;
+            const PinOutcome& o = r.outcomes[s];
+            ++sum.pins;
+            relative += r.others_unpinned > 0
+                            ? (o.others_pinned - r.others_unpinned) / r.others_unpinned
+                            : 0;
+            own += o.own_held_out;
+            const double change = o.others_pinned - r.others_unpinned;
+            if (first || change > sum.worst_change_points) {
+                sum.worst_change_points = change;
+                sum.worst = r.source + " / " + r.gpu;
+                first = false;
+            }
+        }
+        if (sum.pins > 0) {
+            sum.mean_relative_change = relative / sum.pins;
+            sum.mean_own_held_out = own / sum.pins;
+        }
+        table.summaries.push_back(sum);
+    }
+    return table;
+}
+
+std::string pinTableSummaryLine(const PinTableSummary& s) {
+    std::ostringstream line;
+    line << "harness share " << shareName(s.harness_share) << ": " << s.pins
+         << " pins; the other GPUs' error " << signedFixed(s.mean_relative_change * 100, 1)
+         << "% on average (target -20% or lower); worst pin "
+         << signedFixed(s.worst_change_points, 2) << " points"
+         << (s.worst.empty() ? "" : " (" + s.worst + ")")
+         << " (target +1 or lower); the pinned GPU's own error, a row left out, "
+         << fixed(s.mean_own_held_out, 2) << "% on average (target 5% or lower)";
+    return line.str();
+}
+
+std::string pinTableMarkdown(const PinTable& table) {
+    std::ostringstream md;
+    md << "### Leave one GPU in: a fit to one GPU's runs, the source's other GPUs predicted\n\n"
+       << "Each (source, GPU) with enough rows, in a source with two GPUs or more: the "
+          "profiles fitted with the whole source left out, then `iterscope-cli fit "
+          "--measurements` on that GPU's rows (default fields), then the source's other GPUs "
+          "on the same software profile predicted. Errors are MAPE %.\n\n";
+    if (table.harness_shares.empty())
+        return md.str();
+    const std::string main = shareName(table.harness_shares[0]);
+    md << "| source | GPU fitted | rows | other GPUs (rows) | others unpinned | pinned (share "
+       << main << ") | change, points | change | own, a row left out |";
+    for (std::size_t s = 1; s < table.harness_shares.size(); ++s)
+        md << " pinned, share " << shareName(table.harness_shares[s]) << " | own |";
+    md << "\n|---|---|---|---|---|---|---|---|---|";
+    for (std::size_t s = 1; s < table.harness_shares.size(); ++s)
+        md << "---|---|";
+    md << "\n";
+    for (const PinTableRow& r : table.rows) {
+        std::string others;
+        for (const std::string& g : r.other_gpus)
+            others += (others.empty() ? "" : ", ") + g;
+        md << "| " << r.source << " | " << r.gpu << " | " << r.rows << " | "
+           << (others.empty() ? "-" : others + " (" + std::to_string(r.other_rows) + ")") << " | ";
+        if (r.outcomes.empty()) {
+            md << (r.other_rows > 0 ? fixed(r.others_unpinned, 1) : "-") << " | "
+               << r.skipped.substr(0, 300) << " |";
+            for (std::size_t c = 0; c < 3 + 2 * (table.harness_shares.size() - 1); ++c)
+                md << " |";
+            md << "\n";
+            continue;
+        }
+        const PinOutcome& o = r.outcomes[0];
+        md << fixed(r.others_unpinned, 1) << " | " << fixed(o.others_pinned, 1) << " | "
+           << signedFixed(o.others_pinned - r.others_unpinned, 1) << " | "
+           << (r.others_unpinned > 0
+                   ? signedFixed((o.others_pinned - r.others_unpinned) / r.others_unpinned * 100,
+                                 0) +
+                         "%"
+                   : std::string("-"))
+           << " | " << fixed(o.own_held_out, 1) << " |";
+        for (std::size_t s = 1; s < r.outcomes.size(); ++s)
+            md << " " << fixed(r.outcomes[s].others_pinned, 1) << " | "
+               << fixed(r.outcomes[s].own_held_out, 1) << " |";
+        md << "\n";
+    }
+    md << "\n";
+    for (const PinTableSummary& s : table.summaries)
+        md << "- " << pinTableSummaryLine(s) << ".\n";
+    return md.str();
+}
+
+} // namespace iterscope
