@@ -1,17 +1,15 @@
 #include "validation/pin_table.h"
 
 #include "util/error.h"
+#include "util/parallel_for.h"
 #include "validation/measurement_fit.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <mutex>
 #include <set>
 #include <sstream>
-#include <thread>
 
 namespace iterscope {
 
@@ -154,31 +152,15 @@ PinTable leaveOneGpuIn(const FitSpec& spec, const FitProblem& problem,
     }
 
     table.rows.resize(pins.size());
-    std::atomic<std::size_t> next{0};
-    std::mutex error_mutex;
-    std::string error;
     // Each pin writes only its own row: the table does not depend on `jobs`.
-    auto worker = [&] {
-        for (std::size_t k = next++; k < pins.size(); k = next++) {
-            try {
-                table.rows[k] =
-                    makePin(spec, problem, pins[k], *folds[k], resolver, table.harness_shares);
-            } catch (const std::exception& e) {
-                std::lock_guard lock(error_mutex);
-                if (error.empty())
-                    error = pins[k].source + " / " + pins[k].gpu + ": " + e.what();
-            }
+    parallelFor(pins.size(), options.jobs, [&](std::size_t k) {
+        try {
+            table.rows[k] =
+                makePin(spec, problem, pins[k], *folds[k], resolver, table.harness_shares);
+        } catch (const std::exception& e) {
+            rethrowWithContext(pins[k].source + " / " + pins[k].gpu, e);
         }
-    };
-    std::vector<std::thread> threads;
-    for (int j = 1; j < std::min<int>(std::max(options.jobs, 1), static_cast<int>(pins.size()));
-         ++j)
-        threads.emplace_back(worker);
-    worker();
-    for (auto& t : threads)
-        t.join();
-    if (!error.empty())
-        throw InputError(error);
+    });
 
     for (std::size_t s = 0; s < table.harness_shares.size(); ++s) {
         PinTableSummary sum;

@@ -4,16 +4,14 @@
 
 #include "hardware/profile_json.h"
 #include "util/error.h"
+#include "util/parallel_for.h"
 #include "util/text_file.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <set>
-#include <thread>
 #include <tuple>
 
 namespace iterscope {
@@ -382,28 +380,10 @@ std::vector<CrossValidationFold> fitFolds(const FitSpec& spec, const FitProblem&
     for (CrossValidationFold& f : folds)
         for (std::size_t i = 0; i < problem.rows.size(); ++i)
             (foldKeyOf(problem, i, key) == f.key ? f.test : f.train).push_back(i);
-    std::atomic<std::size_t> next{0};
-    std::mutex error_mutex;
-    std::string error;
     // Each fold writes only its own result: the answer does not depend on `jobs`.
-    auto worker = [&] {
-        for (std::size_t f = next++; f < folds.size(); f = next++) {
-            try {
-                folds[f].fit = fitParameters(spec, problem, folds[f].train);
-            } catch (const std::exception& e) {
-                std::lock_guard lock(error_mutex);
-                error = e.what();
-            }
-        }
-    };
-    std::vector<std::thread> threads;
-    for (int j = 1; j < std::max(jobs, 1); ++j)
-        threads.emplace_back(worker);
-    worker();
-    for (auto& t : threads)
-        t.join();
-    if (!error.empty())
-        throw InputError(error);
+    parallelFor(folds.size(), jobs, [&](std::size_t f) {
+        folds[f].fit = fitParameters(spec, problem, folds[f].train);
+    });
     return folds;
 }
 

@@ -15,6 +15,8 @@
 #include "validation/error_band.h"
 #include "validation/measurement_fit.h"
 
+#include "measured_rows.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -23,24 +25,7 @@ using namespace iterscope;
 
 namespace {
 
-ValidationRow row(const std::string& id, const std::string& network, const std::string& gpu,
-                  const std::string& system, const std::string& precision, int64_t batch,
-                  int gpus = 1) {
-    ValidationRow r;
-    r.id = id;
-    r.source = "mine";
-    r.network = network;
-    r.image = 224;
-    r.batch_per_gpu = batch;
-    r.gpu = gpu;
-    r.system = system;
-    r.gpus_per_node = gpus;
-    r.precision = precision;
-    r.software = "pytorch";
-    r.sync = gpus > 1 ? "allreduce-nccl" : "none";
-    r.metric = "images_per_second";
-    return r;
-}
+using test::measuredRow;
 
 // Sets each row's measurement to what `truth` predicts for it.
 std::vector<ValidationRow> measuredBy(std::vector<ValidationRow> rows,
@@ -82,16 +67,16 @@ SoftwareFitOptions carryingAll() {
 }
 
 std::vector<ValidationRow> a100Rows() {
-    return {row("a1", "resnet50", "a100-sxm4-80gb", "dgx-a100", "amp", 256),
-            row("a2", "resnet50", "a100-sxm4-80gb", "dgx-a100", "tf32", 128),
-            row("a3", "resnext101-32x4d", "a100-sxm4-80gb", "dgx-a100", "amp", 128)};
+    return {measuredRow("a1", "resnet50", "a100-sxm4-80gb", "dgx-a100", "amp", 256),
+            measuredRow("a2", "resnet50", "a100-sxm4-80gb", "dgx-a100", "tf32", 128),
+            measuredRow("a3", "resnext101-32x4d", "a100-sxm4-80gb", "dgx-a100", "amp", 128)};
 }
 
 std::vector<ValidationRow> v100Rows() {
-    return {row("v1", "resnet50", "v100-sxm2-16gb", "dgx1-v100", "amp", 256),
-            row("v2", "resnet50", "v100-sxm2-16gb", "dgx1-v100", "amp", 128),
-            row("v3", "resnext101-32x4d", "v100-sxm2-16gb", "dgx1-v100", "amp", 64),
-            row("v4", "resnet50", "v100-sxm2-16gb", "dgx1-v100", "amp", 256, 8)};
+    return {measuredRow("v1", "resnet50", "v100-sxm2-16gb", "dgx1-v100", "amp", 256),
+            measuredRow("v2", "resnet50", "v100-sxm2-16gb", "dgx1-v100", "amp", 128),
+            measuredRow("v3", "resnext101-32x4d", "v100-sxm2-16gb", "dgx1-v100", "amp", 64),
+            measuredRow("v4", "resnet50", "v100-sxm2-16gb", "dgx1-v100", "amp", 256, 8)};
 }
 
 } // namespace
