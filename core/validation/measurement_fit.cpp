@@ -389,8 +389,12 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
             for (std::size_t i : train)
                 groups[{problem.scenarios[i].gpu.id, precisionName(problem.scenarios[i].precision)}]
                     .push_back(i);
-            for (const auto& [key_pair, items] : groups) {
-                const auto& [gpu, precision] = key_pair;
+            // Named references, not structured bindings: clang 14 (the fuzz build) cannot
+            // capture a binding in the lambda below.
+            for (const auto& group : groups) {
+                const std::string& gpu = group.first.first;
+                const std::string& precision = group.first.second;
+                const std::vector<std::size_t>& items = group.second;
                 const double factor = fitGpuRateFactor([&](double f) {
                     SoftwareProfile trial = profile;
                     trial.gpu_corrections[gpu][precision] = f;
