@@ -32,14 +32,15 @@ CommandRegistration reg{
         cmd->callback([options] {
             const Scenario scenario = buildScenario(options->flags);
             const Prediction prediction = predict(scenario);
-            for (const std::string& w : predictionWarnings(scenario, prediction))
+            const std::vector<std::string> warnings = predictionWarnings(scenario, prediction);
+            for (const std::string& w : warnings)
                 std::cerr << "iterscope-cli: warning: " << w << "\n";
             // Compared before anything is printed: a bad file leaves no partial output.
             std::optional<MeasurementComparison> measured;
             if (!options->measured.empty())
                 measured = compareScenarioWithMeasurementFile(scenario, options->measured);
             if (options->format == "json") {
-                auto j = predictionJson(scenario, prediction);
+                auto j = predictionJson(scenario, prediction, warnings);
                 if (measured)
                     j["measured"] = nlohmann::ordered_json::parse(comparisonToJson(*measured));
                 std::cout << j.dump(2) << "\n";

@@ -93,10 +93,11 @@ std::vector<std::string> predictionWarnings(const Scenario& s, const Prediction&
     return out;
 }
 
-nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p) {
+nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p,
+                                      const std::vector<std::string>& warnings) {
     nlohmann::ordered_json out = summaryJson(p);
     addErrorBand(out, s, p);
-    out["warnings"] = predictionWarnings(s, p);
+    out["warnings"] = warnings;
     out["parallel"] = parallelStrategyName(s.parallel);
     auto groups = nlohmann::ordered_json::array();
     for (const GpuGroup& g : p.groups)

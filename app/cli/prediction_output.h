@@ -20,7 +20,9 @@ nlohmann::ordered_json summaryJson(const Prediction& p);
 // of comparable published measurements (core/validation/error_band.h).
 void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Prediction& p);
 // Everything: the summary, the error band, layers[] and timeline[].
-nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p);
+// `warnings` are predictionWarnings(s, p), made once by the caller, which also prints them.
+nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p,
+                                      const std::vector<std::string>& warnings);
 // One sentence each: hardware choices a person may not have meant (scenarioWarnings), a
 // batch that does not fit, an error band widened past its data. predict prints them on
 // stderr and puts them into its JSON as `warnings`.

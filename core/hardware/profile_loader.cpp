@@ -68,20 +68,23 @@ void checkArchitecture(profile_json::Fields& f, GpuProfile& g) {
     auto isKnown = [&](const std::string& a) {
         return std::find(known.begin(), known.end(), a) != known.end();
     };
-    std::string list;
-    for (const std::string& a : known)
-        list += (list.empty() ? "" : ", ") + a;
+    auto list = [&] {
+        std::string names;
+        for (const std::string& a : known)
+            names += (names.empty() ? "" : ", ") + a;
+        return names;
+    };
     g.like_architecture = f.text("like", "", 64);
     if (!g.like_architecture.empty() && !isKnown(g.like_architecture))
         f.fail("like", "unknown architecture " + profile_json::quoted(g.like_architecture) +
-                           " (known: " + list + ")");
+                           " (known: " + list() + ")");
     if (known.empty() || isKnown(g.architecture)) {
         g.like_architecture.clear();
         return;
     }
     if (g.like_architecture.empty())
         f.fail("architecture",
-               "unknown " + profile_json::quoted(g.architecture) + " (known: " + list +
+               "unknown " + profile_json::quoted(g.architecture) + " (known: " + list() +
                    "); for a new one, name the known architecture it is most like in \"like\"");
 }
 

@@ -2,18 +2,17 @@
 
 #include "hardware/profile_loader.h"
 #include "util/error.h"
+#include "util/parallel_for.h"
 #include "validation/error_band.h"
 #include "validation/variance_components.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <mutex>
 #include <set>
 #include <thread>
 
@@ -58,34 +57,6 @@ std::string number(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
-}
-
-// Several folds at once: each is a whole fit. The first error stops the others' results.
-void forEachFold(std::size_t folds, const std::function<void(std::size_t)>& run) {
-    std::atomic<std::size_t> next{0};
-    std::mutex mutex;
-    std::string error;
-    auto worker = [&] {
-        for (std::size_t f = next++; f < folds; f = next++) {
-            try {
-                run(f);
-            } catch (const std::exception& e) {
-                std::lock_guard lock(mutex);
-                if (error.empty())
-                    error = e.what();
-            }
-        }
-    };
-    const std::size_t threads =
-        std::min<std::size_t>(folds, std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-        t.join();
-    if (!error.empty())
-        throw InputError(error);
 }
 
 } // namespace
@@ -290,16 +261,18 @@ SoftwareFitReport runSoftwareFit(const SoftwareProfile& base, FitSpec spec,
     report.held_out_by =
         folds == n ? "leaving one row out" : "in " + std::to_string(folds) + " folds";
     std::vector<double> held_out(n, 0.0);
-    forEachFold(folds, [&](std::size_t f) {
-        std::vector<std::size_t> train, test;
-        for (std::size_t i = 0; i < n; ++i)
-            (i % folds == f ? test : train).push_back(i);
-        const FitResult part = hooks.descend(spec, train);
-        const std::vector<double> predicted =
-            hooks.predict(pinned(part.values, train, nullptr), test);
-        for (std::size_t k = 0; k < test.size(); ++k)
-            held_out[test[k]] = predicted[k];
-    });
+    // Several folds at once, each a whole fit; the first error stops the others' results.
+    parallelFor(folds, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())),
+                [&](std::size_t f) {
+                    std::vector<std::size_t> train, test;
+                    for (std::size_t i = 0; i < n; ++i)
+                        (i % folds == f ? test : train).push_back(i);
+                    const FitResult part = hooks.descend(spec, train);
+                    const std::vector<double> predicted =
+                        hooks.predict(pinned(part.values, train, nullptr), test);
+                    for (std::size_t k = 0; k < test.size(); ++k)
+                        held_out[test[k]] = predicted[k];
+                });
 
     for (std::size_t i = 0; i < n; ++i)
         report.rows.push_back({hooks.ids[i], hooks.measured[i], before[i], after[i], held_out[i]});
