@@ -188,6 +188,17 @@ void parseNvlinkPairs(profile_json::Fields& f, const json& pairs, SystemProfile&
                               " listed twice");
         s.nvlink_pairs.push_back(pair);
     }
+    // A bridge joins two cards; NVLink meshes give a GPU several peers.
+    if (s.intra_node != "pcie")
+        return;
+    std::set<int> bridged;
+    for (std::size_t i = 0; i < s.nvlink_pairs.size(); ++i)
+        for (const int gpu : {s.nvlink_pairs[i].a, s.nvlink_pairs[i].b})
+            if (!bridged.insert(gpu).second)
+                f.fail("nvlink_pairs[" + std::to_string(i) + "]",
+                       "GPU " + std::to_string(gpu) +
+                           " is bridged twice: an NVLink bridge in a PCIe system joins one pair "
+                           "of cards");
 }
 
 SystemProfile parseSystem(const json& doc, const std::string& file, const std::string& requested) {
@@ -219,9 +230,14 @@ SystemProfile parseSystem(const json& doc, const std::string& file, const std::s
             f.fail("nvlink_pairs", "required and non-empty when intra_node is "
                                    "\"nvlink-cube-mesh\"");
         parseNvlinkPairs(f, *pairs, s);
-    } else if (s.intra_node == "nvswitch" || s.intra_node == "pcie") {
+    } else if (s.intra_node == "pcie") {
+        // NVLink bridges on pairs of PCIe cards (RTX 3090, A6000, H100 NVL): the pairs say which.
+        if (pairs != nullptr)
+            parseNvlinkPairs(f, *pairs, s);
+    } else if (s.intra_node == "nvswitch") {
         if (pairs != nullptr && !pairs->empty())
-            f.fail("nvlink_pairs", "only for intra_node \"nvlink-cube-mesh\"");
+            f.fail("nvlink_pairs", "not for intra_node \"nvswitch\", where every GPU reaches "
+                                   "every other through the switches");
     } else {
         f.fail("intra_node", "must be \"pcie\", \"nvlink-cube-mesh\" or \"nvswitch\", got " +
                                  profile_json::quoted(s.intra_node));

@@ -47,6 +47,15 @@ int nvlinks(const SystemProfile& s, int a, int b) {
     return links;
 }
 
+// What the NVLink between GPUs a and b carries per direction: the system's links between
+// them (a mesh's wiring or a bridge on two PCIe cards), at the GPU's per-link rate, and no
+// more links than the GPU has. 0 where they share none or the GPU has no NVLink: a bridge
+// on a card without a connector joins nothing.
+double nvlinkGbps(const SystemProfile& s, const GpuProfile& gpu, int a, int b) {
+    const int links = std::min(nvlinks(s, a, b), std::max(gpu.nvlink_links, 0));
+    return links > 0 && gpu.nvlink_gbps_per_link > 0 ? links * gpu.nvlink_gbps_per_link : 0.0;
+}
+
 double hostAggregateGbps(const SystemProfile& s) {
     if (s.host_pcie_gbps > 0)
         return s.host_pcie_gbps;
@@ -103,13 +112,12 @@ bool hamiltonian(const int (&adj)[kMaxSearchGpus][kMaxSearchGpus], int n) {
     return false;
 }
 
-double deviceOrderRingGbps(const SystemProfile& s, double link_gbps, int gpus) {
+double deviceOrderRingGbps(const SystemProfile& s, const GpuProfile& gpu, int gpus) {
     double slowest = kUnlimited;
     for (int i = 0; i < gpus; ++i) {
         const int j = (i + 1) % gpus;
-        const int links = nvlinks(s, i, j);
-        const double hop = links > 0 ? links * link_gbps : pcieHopGbps(s, i, j);
-        slowest = std::min(slowest, hop);
+        const double nvlink = nvlinkGbps(s, gpu, i, j);
+        slowest = std::min(slowest, nvlink > 0 ? nvlink : pcieHopGbps(s, i, j));
     }
     return slowest;
 }
@@ -294,9 +302,12 @@ double intraNodeRingGbps(const SystemProfile& s, const GpuProfile& gpu, int gpus
                 return min_links * link_gbps;
             }
         }
-        return deviceOrderRingGbps(s, link_gbps, gpus);
+        return deviceOrderRingGbps(s, gpu, gpus);
     }
-    return deviceOrderRingGbps(s, 0, gpus);
+    // PCIe, where bridged pairs ride their bridge: NCCL's search puts a bridged pair side by
+    // side in the ring (device order does, as bridges join neighbours), and the PCIe hops
+    // between pairs still bound the ring; only two bridged GPUs run at the bridge's rate.
+    return deviceOrderRingGbps(s, gpu, gpus);
 }
 
 double allToAllPhaseMs(const SystemProfile& s, const GpuProfile& gpu, int gpus, double bytes,
@@ -328,9 +339,18 @@ double allToAllPhaseMs(const SystemProfile& s, const GpuProfile& gpu, int gpus, 
     } else {
         const int per_switch = std::max(s.gpus_per_pcie_switch, 1);
         const int per_socket = gpusPerSocket(s);
-        // Each GPU's own link, then each switch uplink (traffic between its GPUs and the
-        // others), then the link between the sockets, then the host's aggregate.
-        worst_ms = (gpus - 1) * share * msPerByte(pcie);
+        // Each GPU's own link (less what a bridge carries to its partner), then each switch
+        // uplink (traffic between its GPUs and the others), then the link between the
+        // sockets, then the host's aggregate.
+        for (int i = 0; i < gpus; ++i) {
+            int pcie_peers = gpus - 1;
+            for (int j = 0; j < gpus; ++j)
+                if (const double bridge = j != i ? nvlinkGbps(s, gpu, i, j) : 0.0; bridge > 0) {
+                    worst_ms = std::max(worst_ms, share * msPerByte(bridge));
+                    --pcie_peers;
+                }
+            worst_ms = std::max(worst_ms, pcie_peers * share * msPerByte(pcie));
+        }
         double crossing_total = 0;
         for (int first = 0; first < gpus; first += per_switch) {
             const int in_switch = std::min(per_switch, gpus - first);
@@ -630,8 +650,8 @@ double peerGbps(const SystemProfile& s, const GpuProfile& gpu, int a, int b) {
         return kUnlimited;
     if (s.intra_node == "nvswitch" && s.nvswitch_gbps_per_gpu > 0)
         return s.nvswitch_gbps_per_gpu;
-    if (const int links = nvlinks(s, a, b); links > 0 && gpu.nvlink_gbps_per_link > 0)
-        return links * gpu.nvlink_gbps_per_link;
+    if (const double nvlink = nvlinkGbps(s, gpu, a, b); nvlink > 0)
+        return nvlink;
     return pcieHopGbps(s, a, b);
 }
 

@@ -322,11 +322,13 @@ int64_t gradientElementBytes(const Scenario& s) {
 
 namespace {
 
-// A PCIe card without NVLink in a system whose GPUs are joined by NVLink (an RTX 3090 in a
-// DGX-1, asked as a what-if): the card cannot use links it does not have, so its GPUs talk
+// A PCIe card in a system whose GPUs are joined by an NVLink mesh or switch (an RTX 3090 in
+// a DGX-1, asked as a what-if): the card cannot use links it does not have, and a card's
+// NVLink connector takes a bridge to one other card, not a baseboard's wiring. Its GPUs talk
 // over the system's PCIe tree, never over an NVLink of zero time (scenarioWarnings says so).
 bool gpuLacksTheSystemsNvlink(const Scenario& s) {
-    return s.system.intra_node != "pcie" && s.gpu.nvlink_links <= 0;
+    return s.system.intra_node != "pcie" &&
+           (s.gpu.nvlink_links <= 0 || s.gpu.form_factor == "pcie");
 }
 
 SystemProfile overItsPcie(SystemProfile system) {

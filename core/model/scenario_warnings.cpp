@@ -83,12 +83,20 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
                            systemGpuRule(s.system) +
                            ": its baseboard holds no other module, and the prediction puts this "
                            "one on links it was not built for."});
-    if (!pcie_host && !isSxmModule(gpu) && gpu.nvlink_links == 0)
+    if (!pcie_host && !isSxmModule(gpu) && (gpu.nvlink_links == 0 || gpu.form_factor == "pcie"))
         out.push_back({Level::Caution, "pcie-card-in-nvlink-system",
-                       "The " + nameOf(gpu) + " is a PCIe card without NVLink, but the " +
-                           nameOf(s.system) +
+                       "The " + nameOf(gpu) +
+                           (gpu.nvlink_links > 0
+                                ? " is a PCIe card, whose NVLink takes a bridge to one other card,"
+                                : " is a PCIe card without NVLink,") +
+                           " but the " + nameOf(s.system) +
                            " joins its GPUs by NVLink: its GPUs are predicted to talk over the "
                            "system's PCIe links instead."});
+    if (pcie_host && !s.system.nvlink_pairs.empty() && gpu.nvlink_links <= 0)
+        out.push_back({Level::Note, "bridge-without-nvlink",
+                       "The " + nameOf(s.system) + " bridges pairs of GPUs by NVLink, but the " +
+                           nameOf(gpu) +
+                           " has no NVLink connector: its GPUs are predicted to talk over PCIe."});
 
     const SoftwareProfile::FittedTo& fitted = s.software.fitted_to;
     if (fitted.rows > 0) {

@@ -74,6 +74,7 @@ class ModelFormulas : public QObject {
         for (const auto& p : pairs)
             s.nvlink_pairs.push_back({p[0], p[1], 1});
         GpuProfile g;
+        g.nvlink_links = 4; // the P100's
         g.nvlink_gbps_per_link = 20;
         // NCCL 1: 0-1-2-3 are NVLink hops, 3-4 is not: the ring crosses the sockets at 6 GB/s.
         QCOMPARE(intraNodeRingGbps(s, g, 8, false), 6.0);

@@ -384,6 +384,9 @@ class TestProfiles : public QObject {
         QTest::newRow("cube-mesh without pairs") << "dgx1-v100"
                                                  << "{\"nvlink_pairs\": []}"
                                                  << "nvlink_pairs";
+        QTest::newRow("card bridged twice") << "workstation-pcie4"
+                                            << "{\"nvlink_pairs\": [[0, 1, 4], [1, 2, 4]]}"
+                                            << "nvlink_pairs[1]";
         QTest::newRow("pairs on nvswitch") << "dgx-a100"
                                            << "{\"nvlink_pairs\": [[0, 1, 1]]}"
                                            << "nvlink_pairs";

@@ -61,6 +61,10 @@ class ScenarioWarnings : public QObject {
             << "t4"
             << "dgx1-v100"
             << "fp32" << QStringList{"pcie-card-in-nvlink-system"};
+        QTest::newRow("a bridged PCIe card in a DGX")
+            << "a100-pcie"
+            << "dgx-a100"
+            << "fp32" << QStringList{"pcie-card-in-nvlink-system"};
         QTest::newRow("an A100 SXM4 in a DGX-1") << "a100-sxm4-80gb"
                                                  << "dgx1-v100"
                                                  << "fp32" << QStringList{"gpu-not-in-system"};
