@@ -23,6 +23,8 @@ shot desktop-1920x1080.png --window-size 1920x1080 --network resnet152
 shot dark.png --dark --window-size 1366x768 --load-session "$out/compare.iterscope"
 # A doubtful choice said beside the answer: TF32 on a V100, which has no TF32 cores.
 shot caveat.png --window-size 1280x720 --precision tf32
+# What predict warns of, in the banner: ops the ONNX reader did not know (issue 31).
+shot unknown-ops.png --window-size 1280x720 --network tests/data/onnx/unknown-op.onnx
 # The costliest layers of an ONNX file, each bar named apart, and the Plan tab beside the
 # scenario, at 1280×720 (issue 20).
 shot layers-1280x720.png --window-size 1280x720 --network "$onnx" --tab layers

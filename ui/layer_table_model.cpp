@@ -100,8 +100,11 @@ std::optional<std::pair<double, double>> LayerTableModel::measuredOf(std::size_t
 void LayerTableModel::addUp() {
     m_sums.assign(m_tree.nodes.size(), Sums{});
     m_totals = {};
+    m_compute_ms = 0;
     if (!m_result)
         return;
+    for (const LayerTiming& t : m_result->prediction.layers)
+        m_compute_ms += t.forward_ms + t.backward_ms;
     const auto& analysis = m_result->network->analysis;
     const auto& timings = m_result->prediction.layers;
     std::vector<bool> counted;
@@ -245,22 +248,16 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         "Gradient bucket the layer's gradients are exchanged in",
         "What limits the layer's kernels, forward / backward: compute throughput, memory "
         "bandwidth or per-kernel overhead",
-        "Forward + backward time as a share (%) of the whole iteration",
+        "Forward + backward time as a share (%) of all layers' forward + backward time: the "
+        "shares total 100 %. A pipeline's layers run on several GPUs at once, so a share of "
+        "the iteration would not add up; the summary says how the iteration splits",
         "Kernel time of the layer in the opened profiler trace (forward + backward, per step), "
         "where its ops were matched one to one, and how far the predicted kernel time is "
         "from it"};
-    static const char* const keys[ColumnCount] = {"layer",
-                                                  "type",
-                                                  "output",
-                                                  "params",
-                                                  "macs",
-                                                  "forward_ms",
-                                                  "backward_ms",
-                                                  "gradient_bytes",
-                                                  "bucket",
-                                                  "bound",
-                                                  "share_of_iteration",
-                                                  "measured_ms"};
+    static const char* const keys[ColumnCount] = {
+        "layer",  "type",       "output",           "params",
+        "macs",   "forward_ms", "backward_ms",      "gradient_bytes",
+        "bucket", "bound",      "share_of_compute", "measured_ms"};
     if (role == ExportRole)
         return QString::fromLatin1(keys[section]);
     if (role == Qt::DisplayRole)
@@ -349,8 +346,7 @@ QVariant LayerTableModel::layerData(const LayerTiming& t, int column, int role) 
         return {};
     const auto& layer = net.layers[t.layer];
     const auto& cost = analysis.layers[t.layer];
-    const double iteration = m_result->prediction.iteration_ms;
-    const double share = iteration > 0 ? (t.forward_ms + t.backward_ms) / iteration : 0;
+    const double share = m_compute_ms > 0 ? (t.forward_ms + t.backward_ms) / m_compute_ms : 0;
     const auto macs = cost.macs * m_result->settings.batch;
     if (role == FullNameRole)
         return QString::fromStdString(layer.name);
@@ -414,7 +410,7 @@ QVariant LayerTableModel::layerData(const LayerTiming& t, int column, int role) 
         }
     } else if (role == Qt::ToolTipRole) {
         QString tip =
-            QStringLiteral("%1 (%2)\nforward %3, backward %4\n%5 of the iteration")
+            QStringLiteral("%1 (%2)\nforward %3, backward %4\n%5 of all layers' compute")
                 .arg(QString::fromStdString(layer.name), QLatin1String(layerKindName(layer.kind)),
                      formatMs(t.forward_ms), formatMs(t.backward_ms), formatPercent(share));
         if (const auto measured = measuredOf(t.layer)) {
@@ -438,8 +434,7 @@ QVariant LayerTableModel::sumsData(const Sums& sums, const QString& label, int c
         return !totals;
     if (role == FullNameRole)
         return label;
-    const double iteration = m_result->prediction.iteration_ms;
-    const double share = iteration > 0 ? (sums.forward_ms + sums.backward_ms) / iteration : 0;
+    const double share = m_compute_ms > 0 ? (sums.forward_ms + sums.backward_ms) / m_compute_ms : 0;
     const int all = layerCount();
     if (role == Qt::DisplayRole) {
         switch (column) {
@@ -501,12 +496,26 @@ QVariant LayerTableModel::sumsData(const Sums& sums, const QString& label, int c
         }
     }
     if (role == Qt::ToolTipRole) {
-        if (totals)
+        if (totals) {
+            // How the layers' compute stands to the iteration: the summary's parts
+            // (core/model/breakdown.h), which add up to it.
+            const IterationBreakdown& b = m_result->breakdown;
+            const QString iteration =
+                tr("The GPU the iteration waits for computes forward and backward for %1 of its "
+                   "%2; update, exposed communication, bubble and waits are the rest (the "
+                   "summary's lines)")
+                    .arg(formatMs(b.forward_ms + b.backward_ms),
+                         formatMs(m_result->prediction.iteration_ms));
             return m_totals_of
-                       ? tr("Sums over the %1 layers the filter shows").arg(sums.layers)
-                       : tr("Sums over all layers; the iteration also holds the update, waits "
-                            "and exposed communication, so the share may stay below 100 %");
-        return tr("%1: %2 layers\nforward %3, backward %4\n%5 of the iteration")
+                       ? tr("Sums over the %1 layers the filter shows; their share is of all "
+                            "layers' forward and backward time.\n%2")
+                             .arg(sums.layers)
+                             .arg(iteration)
+                       : tr("Sums over all layers: the shares are of their forward and backward "
+                            "time and total 100 %.\n%1")
+                             .arg(iteration);
+        }
+        return tr("%1: %2 layers\nforward %3, backward %4\n%5 of all layers' compute")
             .arg(label)
             .arg(sums.layers)
             .arg(formatMs(sums.forward_ms), formatMs(sums.backward_ms), formatPercent(share));

@@ -25,6 +25,7 @@
 #include <QProgressBar>
 #include <QScreen>
 #include <QSettings>
+#include <QSlider>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyleFactory>
@@ -120,6 +121,13 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
             [this](quint64, const ScenarioSettings& s, const QString& e) { onFailed(s, e); });
     connect(m_predictor, &Predictor::busyChanged, this, &MainWindow::onBusyChanged);
     connect(m_panel, &ScenarioPanel::settingsChanged, this, &MainWindow::onPanelChanged);
+    // showCaveats() holds the banner still while a slider is dragged; the drag's last result
+    // gets it on release (the panel, connected first, has ended the drag by then).
+    for (QSlider* slider : {m_panel->gpuCountSlider(), m_panel->batchSlider()})
+        connect(slider, &QSlider::sliderReleased, this, [this] {
+            if (m_result)
+                showCaveats(*m_result);
+        });
     connect(m_panel, &ScenarioPanel::refused, this,
             [this](const QString& message) { statusBar()->showMessage(message, 6000); });
     connect(m_history, &ScenarioHistory::apply, this, &MainWindow::showSettings);
@@ -216,6 +224,7 @@ void MainWindow::onFinished(ResultPtr result) {
         fitTimelineHeight();
     m_layer_chart->setResult(result);
     m_summary->setResult(result);
+    showCaveats(*result);
     m_plan->setScenario(result->settings);
     m_status->setText(tr("%1 layers · computed in %2 ms")
                           .arg(result->prediction.layers.size())
@@ -306,6 +315,32 @@ void MainWindow::showBanner(const QString& text, const QString& details) {
     m_last_error = text;
     m_banner->showMessage(text, details);
     statusBar()->showMessage(text, 8000);
+}
+
+void MainWindow::showCaveats(const PredictionResult& result) {
+    QStringList lines;
+    for (const ScenarioWarning& w : result.caveats)
+        if (w.id == "unknown-ops" || w.id == "does-not-fit")
+            lines << QString::fromStdString(w.text);
+    const QString text = lines.join(QLatin1Char('\n'));
+    // A banner that comes and goes while a slider is dragged (past the batch that fits and
+    // back) would move every view under the pointer; the red figures say it meanwhile.
+    if (m_panel->activeDrag() != 0)
+        return;
+    const bool ours = !m_banner->isHidden() && m_banner->text() == m_caveat_banner;
+    if (!m_banner->isHidden() && !ours)
+        return; // an error stands until the user acts on it
+    if (text.isEmpty()) {
+        if (ours)
+            m_banner->hide();
+        m_caveat_banner.clear();
+        return;
+    }
+    // The same text again on every slider step would relayout the window for nothing.
+    if (ours && text == m_caveat_banner)
+        return;
+    m_caveat_banner = text;
+    m_banner->showMessage(text);
 }
 
 void MainWindow::updateTitle() {

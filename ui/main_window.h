@@ -170,6 +170,9 @@ class MainWindow : public QMainWindow {
     void onFailed(const ScenarioSettings& settings, const QString& error);
     void onBusyChanged(bool busy);
     void showBanner(const QString& text, const QString& details = {});
+    // The banner for what predict warns of that must not be missed (unknown ops, a batch
+    // that does not fit); it gives way to, and never replaces, an error's banner.
+    void showCaveats(const PredictionResult& result);
     void updateTitle();
     void fitTimelineHeight();
     void saveWindowState() const;
@@ -236,6 +239,7 @@ class MainWindow : public QMainWindow {
     QSplitter* m_vertical = nullptr;
     QSplitter* m_horizontal = nullptr;
     Banner* m_banner = nullptr;
+    QString m_caveat_banner; // the text showCaveats() put there, to tell it from an error's
     QProgressBar* m_progress = nullptr;
     ElidedLabel* m_status = nullptr;
     QAction* m_dark_action = nullptr;

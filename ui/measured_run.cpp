@@ -125,6 +125,9 @@ OverlayPtr compareWithTrace(const TracePtr& trace, const Scenario& scenario,
         if (different)
             out->differs << what;
     };
+    const auto layers = static_cast<int>(out->comparison.layers.size());
+    out->other_network = layers > 0 && 2 * out->comparison.layers_matched < layers;
+    differs(out->other_network, QStringLiteral("network"));
     differs(t.gpu != settings.gpu, QStringLiteral("GPU"));
     differs(t.totalGpus() != settings.totalGpus(), QStringLiteral("GPU count"));
     differs(t.batch != settings.batch, QStringLiteral("batch"));

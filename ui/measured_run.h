@@ -50,6 +50,9 @@ struct TraceOverlay {
     // Choices where the predicted scenario is not the traced one ("GPU", "batch"): the
     // comparison is then of two different runs, and the summary says so.
     QStringList differs;
+    // Fewer than half the network's layers matched the trace's ops one to one: most likely
+    // a trace of another network, whose step says nothing of this one's prediction.
+    bool other_network = false;
     QString error; // the comparison failed (the scenario refused): why; the rest is empty
 
     // A layer's entry in comparison.layers, by its index into Network::layers; null where

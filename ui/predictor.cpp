@@ -6,6 +6,7 @@
 #include "io/network_loader.h"
 #include "model/model.h"
 #include "util/error.h"
+#include "validation/prediction_warnings.h"
 
 #include <QElapsedTimer>
 #include <QMetaObject>
@@ -235,6 +236,7 @@ std::shared_ptr<PredictionResult> computePrediction(const ScenarioSettings& sett
     result->images_per_second_low = p.images_per_second * result->band.low;
     result->images_per_second_high = p.images_per_second * result->band.high;
     result->breakdown = iterationBreakdown(p);
+    result->caveats = predictionWarnings(scenario, p);
     result->label = describeScenario(scenario, settings, &p);
 
     result->single_gpu_images_per_second = singleGpuRate(scenario, *result->passes, &cache);

@@ -76,6 +76,9 @@ struct PredictionResult {
     std::shared_ptr<const QStringList> layer_names;
     // Choices worth a second look, for the summary (core/model/scenario_warnings.h).
     std::vector<ScenarioWarning> warnings;
+    // What predict warns of on the command line (core/validation/prediction_warnings.h):
+    // unknown ops, a batch that does not fit, hardware checks, an extrapolated band.
+    std::vector<ScenarioWarning> caveats;
     // The opened profiler trace against this prediction (measured_run.h); null when none.
     OverlayPtr trace;
     double compute_ms = 0; // wall time of this computation, for the status bar

@@ -95,7 +95,25 @@ QString measuredText(const PredictionResult& r) {
                      tr("%1 (batch %2 assumed: the trace does not say)")
                          .arg(text.left(text.indexOf(QLatin1Char(':'))))
                          .arg(o.trace->settings.batch));
+    // Said first, before the percentage it voids: a tooltip or an elided tail is not read.
+    if (o.other_network)
+        text = tr("not this network (%1 of %2 layers matched), so not a check of it: %3")
+                   .arg(c.layers_matched)
+                   .arg(static_cast<int>(c.layers.size()))
+                   .arg(text);
     return text;
+}
+
+bool hasCaveat(const PredictionResult& r, const char* id) {
+    return std::any_of(r.caveats.begin(), r.caveats.end(),
+                       [id](const ScenarioWarning& w) { return w.id == id; });
+}
+
+// Ops the reader did not know cost nothing here: the time is too short and the throughput
+// too high by an unknown amount, which the error band does not cover (issue 31 saw
+// 3,870,249,514 images/s shown as if it were a prediction).
+bool leavesOpsOut(const PredictionResult& r) {
+    return hasCaveat(r, "unknown-ops");
 }
 
 QString bandOf(double value, double low, double high) {
@@ -113,17 +131,23 @@ const FigureSpec kFigures[] = {
                        "the real time may lie (docs/validation.md)"),
      [](const PredictionResult& r) {
          const double t = r.prediction.iteration_ms;
+         if (leavesOpsOut(r))
+             return tr("%1, unknown ops left out").arg(formatMs(t));
          return formatMs(t) + bandOf(t, r.iteration_ms_low, r.iteration_ms_high);
-     }},
+     },
+     leavesOpsOut},
     {"throughput", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Throughput"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
                        "Images per second over all GPUs, and how far below and above it the "
                        "error band reaches"),
      [](const PredictionResult& r) {
          const double v = r.prediction.images_per_second;
+         if (leavesOpsOut(r))
+             return tr("%1 images/s, unknown ops left out").arg(formatRate(v));
          return tr("%1 images/s").arg(formatRate(v)) +
                 bandOf(v, r.images_per_second_low, r.images_per_second_high);
-     }},
+     },
+     leavesOpsOut},
     {"efficiency", QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel", "Scaling efficiency"),
      QT_TRANSLATE_NOOP("iterscope::ui::SummaryPanel",
                        "Throughput divided by GPU count × the throughput of one GPU alone at "
@@ -276,6 +300,23 @@ const std::vector<std::vector<const char*>>& columnsOf(int columns) {
         {"passes", "exposed", "bubble", "straggler", "input"},
         {"memory", "fits"}};
     return columns >= 3 ? three : columns == 2 ? two : one;
+}
+
+// The caveats predict warns of that neither the figures nor the window's banner show
+// already (a batch that does not fit and unknown ops have red figures and the banner),
+// then the scenario's cautions and notes.
+std::vector<const ScenarioWarning*> shownWarnings(const PredictionResult& r) {
+    std::vector<const ScenarioWarning*> out;
+    for (const ScenarioWarning& c : r.caveats) {
+        const bool already = c.id == "does-not-fit" || c.id == "unknown-ops" ||
+                             std::any_of(r.warnings.begin(), r.warnings.end(),
+                                         [&c](const ScenarioWarning& w) { return w.id == c.id; });
+        if (!already)
+            out.push_back(&c);
+    }
+    for (const ScenarioWarning& w : r.warnings)
+        out.push_back(&w);
+    return out;
 }
 
 constexpr int kColumnWidthPx = 400; // what the longest value needs beside its name
@@ -432,8 +473,8 @@ void SummaryPanel::setResult(ResultPtr result) {
                             m_result ? m_result->gpu.memory_bytes : 0);
     m_warning_texts.clear();
     if (m_result)
-        for (const auto& w : m_result->warnings)
-            m_warning_texts.append(QString::fromStdString(w.text));
+        for (const ScenarioWarning* w : shownWarnings(*m_result))
+            m_warning_texts.append(QString::fromStdString(w->text));
     showMessages();
     emit updated();
 }
@@ -444,7 +485,8 @@ void SummaryPanel::showMessages() {
         html += QStringLiteral("<p style='margin:0 0 3px 0; color:%1'><b>%2</b> %3</p>")
                     .arg(kAlarm.name(), tr("Not computed:"), m_error.toHtmlEscaped());
     if (m_result)
-        for (const auto& w : m_result->warnings) {
+        for (const ScenarioWarning* shown : shownWarnings(*m_result)) {
+            const ScenarioWarning& w = *shown;
             const bool caution = w.level == ScenarioWarning::Level::Caution;
             // Words, not symbols: warning glyphs are missing from many fonts.
             QString text = QString::fromStdString(w.text).toHtmlEscaped();

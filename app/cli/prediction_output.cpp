@@ -1,8 +1,9 @@
 #include "cli/prediction_output.h"
 
 #include "cli/table.h"
-#include "model/scenario_warnings.h"
+#include "model/breakdown.h"
 #include "validation/error_band.h"
+#include "validation/prediction_warnings.h"
 
 #include <cmath>
 
@@ -79,23 +80,26 @@ void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Predicti
 
 std::vector<std::string> predictionWarnings(const Scenario& s, const Prediction& p) {
     std::vector<std::string> out;
-    for (const ScenarioWarning& w : scenarioWarnings(s))
-        if (w.level == ScenarioWarning::Level::Caution)
-            out.push_back(w.text);
-    if (!p.fits_in_memory)
-        out.push_back("The batch does not fit in the GPU's memory (at most " +
-                      std::to_string(p.max_batch_that_fits) +
-                      " per GPU fits): the time is that of a GPU with enough memory.");
-    const ErrorBand band = errorBandFor(shippedErrorBands(), s);
-    if (band.extrapolated)
-        out.push_back("The error band is widened beyond the measurements behind it (" + band.basis +
-                      ").");
+    for (const ScenarioWarning& w : iterscope::predictionWarnings(s, p))
+        out.push_back(w.text);
+    return out;
+}
+
+nlohmann::ordered_json breakdownJson(const IterationBreakdown& breakdown) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const BreakdownPart& part : breakdownParts(breakdown))
+        out[part.key] = part.ms;
     return out;
 }
 
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p,
                                       const std::vector<std::string>& warnings) {
     nlohmann::ordered_json out = summaryJson(p);
+    const IterationBreakdown breakdown = iterationBreakdown(p);
+    out["breakdown"] = breakdownJson(breakdown);
+    // Which GPU group's timeline the breakdown follows (gpu_groups[]): a pipeline's stages
+    // differ, and the iteration waits for the one whose work ends last.
+    out["breakdown_group"] = breakdown.group;
     addErrorBand(out, s, p);
     out["warnings"] = warnings;
     out["parallel"] = parallelStrategyName(s.parallel);
@@ -137,30 +141,21 @@ std::string summaryTable(const Scenario& s, const Prediction& p) {
     t.addColumn("", TextTable::Align::Left);
     t.addColumn("value", TextTable::Align::Right);
     t.addColumn("unit", TextTable::Align::Left);
-    t.addRow({"forward", fixed(p.forward_ms, 2), "ms"});
-    t.addRow({"backward", fixed(p.backward_ms, 2), "ms"});
-    t.addRow({"update", fixed(p.update_ms, 2), "ms"});
-    t.addRow({"input copy", fixed(p.input_ms, 2), "ms"});
-    std::string comm = "communication";
-    if (!p.allreduce_algorithm.empty())
-        comm += " (" + p.allreduce_algorithm + ")";
-    t.addRow({comm, fixed(p.communication_ms, 2), "ms"});
-    t.addRow({"exposed communication", fixed(p.exposed_communication_ms, 2), "ms"});
-    if (p.straggler_ms > 0)
-        t.addRow({"wait for the slowest GPU", fixed(p.straggler_ms, 2), "ms"});
-    if (p.host_input_ms > 0)
-        t.addRow({std::string("host decode of a batch") + (p.input_bound ? " (binds)" : ""),
-                  fixed(p.host_input_ms, 2), "ms"});
-    if (p.pipeline_stages > 1 || p.micro_batches > 1)
-        t.addRow({"pipeline bubble (" + std::to_string(p.pipeline_stages) + " stages, " +
-                      std::to_string(p.micro_batches) + " micro-batches)",
-                  fixed(p.pipeline_bubble_ms, 2), "ms"});
-    if (p.exchanged_bytes_per_gpu > 0)
-        t.addRow({"sent per GPU",
-                  fixed(static_cast<double>(p.exchanged_bytes_per_gpu) / (1024.0 * 1024.0), 1),
-                  "MiB"});
-    if (p.staleness > 0)
-        t.addRow({"staleness", fixed(p.staleness, 0), "gradients"});
+    // The parts the GUI's summary shows, so that both add up to the iteration alike; the
+    // prediction's own forward, backward and bubble are a pipeline's busiest stage and a
+    // formula, which do not (docs/cli.md).
+    for (const BreakdownPart& part : breakdownParts(iterationBreakdown(p))) {
+        const std::string key = part.key;
+        const bool always = key == "forward_ms" || key == "backward_ms" || key == "update_ms" ||
+                            (key == "exposed_communication_ms" && p.communication_ms > 0);
+        if (!always && part.ms <= 0)
+            continue;
+        std::string label = part.label;
+        if (key == "idle_ms" && (p.pipeline_stages > 1 || p.micro_batches > 1))
+            label = "pipeline bubble (" + std::to_string(p.pipeline_stages) + " stages, " +
+                    std::to_string(p.micro_batches) + " micro-batches)";
+        t.addRow({label, fixed(part.ms, 2), "ms"});
+    }
     t.addRule();
     // The band as it is, below and above: it is rarely symmetric (-8% / +4%).
     const ErrorBand band = errorBandFor(shippedErrorBands(), s);
@@ -171,6 +166,25 @@ std::string summaryTable(const Scenario& s, const Prediction& p) {
     t.addRow({"iteration", fixed(p.iteration_ms, 2), "ms" + pm});
     t.addRow({"throughput", fixed(p.images_per_second, 1), "images/s" + pm});
     t.addRule();
+    // Not parts of the iteration: what the parts above hide or stand for.
+    const std::size_t parts_end = t.rowCount();
+    if (p.communication_ms > 0) {
+        std::string comm = "communication, hidden or not";
+        if (!p.allreduce_algorithm.empty())
+            comm += " (" + p.allreduce_algorithm + ")";
+        t.addRow({comm, fixed(p.communication_ms, 2), "ms"});
+    }
+    if (p.host_input_ms > 0)
+        t.addRow({std::string("host decode of a batch") + (p.input_bound ? " (binds)" : ""),
+                  fixed(p.host_input_ms, 2), "ms"});
+    if (p.exchanged_bytes_per_gpu > 0)
+        t.addRow({"sent per GPU",
+                  fixed(static_cast<double>(p.exchanged_bytes_per_gpu) / (1024.0 * 1024.0), 1),
+                  "MiB"});
+    if (p.staleness > 0)
+        t.addRow({"staleness", fixed(p.staleness, 0), "gradients"});
+    if (t.rowCount() > parts_end)
+        t.addRule();
     t.addRow({"memory per GPU",
               fixed(static_cast<double>(p.memory_per_gpu_bytes) / kBytesPerGib, 2),
               std::string("GiB") + (p.fits_in_memory ? "" : " (does not fit)")});

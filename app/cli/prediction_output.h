@@ -19,13 +19,14 @@ nlohmann::ordered_json summaryJson(const Prediction& p);
 // iteration_ms_low/high and images_per_second_low/high: the band of cross-validated errors
 // of comparable published measurements (core/validation/error_band.h).
 void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Prediction& p);
-// Everything: the summary, the error band, layers[] and timeline[].
+// The parts of the iteration (core/model/breakdown.h), named, summing to iteration_ms.
+nlohmann::ordered_json breakdownJson(const Prediction& p);
+// Everything: the summary, the breakdown, the error band, layers[] and timeline[].
 // `warnings` are predictionWarnings(s, p), made once by the caller, which also prints them.
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p,
                                       const std::vector<std::string>& warnings);
-// One sentence each: hardware choices a person may not have meant (scenarioWarnings), a
-// batch that does not fit, an error band widened past its data. predict prints them on
-// stderr and puts them into its JSON as `warnings`.
+// The texts of core's predictionWarnings (validation/prediction_warnings.h), which the GUI
+// shows too. predict prints them on stderr and puts them into its JSON as `warnings`.
 std::vector<std::string> predictionWarnings(const Scenario& s, const Prediction& p);
 
 std::string summaryTable(const Scenario& s, const Prediction& p);

@@ -1,6 +1,7 @@
 // Plain-text tables and number formatting shared by the CLI commands.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,7 +15,8 @@ class TextTable {
     enum class Align { Left, Right };
     void addColumn(std::string header, Align align);
     void addRow(std::vector<std::string> cells);
-    void addRule(); // a horizontal line before the next row
+    void addRule();                                       // a horizontal line before the next row
+    std::size_t rowCount() const { return rows_.size(); } // rules included
     std::string render() const;
 
   private:

@@ -122,7 +122,13 @@ std::shared_ptr<const AnalyzedNetwork> loadNetwork(const std::string& id_or_path
         if (!std::filesystem::exists(id_or_path, ec))
             throw InputError("unknown network '" + id_or_path +
                              "': neither a built-in id (see 'iterscope-cli networks') nor a file");
-        result->network = readFile(id_or_path, options);
+        // Collected whatever the caller asked for: the network carries them to predict.
+        LoadOptions collecting = options;
+        collecting.warnings = &result->import_warnings;
+        result->network = readFile(id_or_path, collecting);
+        if (options.warnings)
+            options.warnings->insert(options.warnings->end(), result->import_warnings.begin(),
+                                     result->import_warnings.end());
         if (options.image > 0) {
             try {
                 setInputImageSize(result->network, options.image);

@@ -165,4 +165,16 @@ IterationBreakdown iterationBreakdown(const Prediction& p) {
     return b;
 }
 
+std::vector<BreakdownPart> breakdownParts(const IterationBreakdown& b) {
+    return {{"forward_ms", "forward", b.forward_ms},
+            {"backward_ms", "backward", b.backward_ms},
+            {"update_ms", "update", b.update_ms},
+            {"input_ms", "input copy (not hidden)", b.input_ms},
+            {"exposed_communication_ms", "exposed communication", b.exposed_communication_ms},
+            {"idle_ms", "idle (pipeline bubble)", b.idle_ms},
+            {"straggler_ms", "wait for the slowest GPU", b.straggler_ms},
+            {"input_wait_ms", "wait for the host's decoding", b.input_wait_ms},
+            {"server_wait_ms", "wait for the parameter servers", b.server_wait_ms}};
+}
+
 } // namespace iterscope

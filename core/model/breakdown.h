@@ -13,6 +13,9 @@
 
 #include "model/prediction.h"
 
+#include <string>
+#include <vector>
+
 namespace iterscope {
 
 struct IterationBreakdown {
@@ -38,5 +41,16 @@ struct IterationBreakdown {
 // From the prediction's timeline (PredictDetail::Full); without one, from its totals, with
 // whatever they leave unexplained counted as idle.
 IterationBreakdown iterationBreakdown(const Prediction& prediction);
+
+// One part by name, for the front ends that list them: predict's JSON (`breakdown`), its
+// table, and the GUI's summary all read the same parts, so none can add up differently.
+struct BreakdownPart {
+    const char* key;   // "forward_ms", ... as in predict's JSON
+    const char* label; // "forward", ... as in predict's table
+    double ms = 0;
+};
+
+// Every part, in IterationBreakdown's order, zero ones included; they sum to totalMs().
+std::vector<BreakdownPart> breakdownParts(const IterationBreakdown& breakdown);
 
 } // namespace iterscope

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace iterscope {
 
@@ -79,6 +80,9 @@ struct AnalyzedNetwork {
     Network network;
     NetworkAnalysis analysis;
     std::string source; // zoo id or file path it came from
+    // What the reader had to assume (unknown ONNX ops imported as zero-cost identities):
+    // kept with the network, so every front end that predicts with it can say so.
+    std::vector<std::string> import_warnings;
 };
 
 struct Scenario {

@@ -5,8 +5,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 namespace {
 
@@ -203,6 +206,86 @@ class PredictCli : public QObject {
         QCOMPARE(data["pipeline_bubble_ms"].toDouble(), 0.0);
         QVERIFY(zero3["memory_per_gpu_bytes"].toDouble() < data["memory_per_gpu_bytes"].toDouble());
         QCOMPARE(json({})["iteration_ms"].toDouble(), data["iteration_ms"].toDouble());
+    }
+
+    // Issue 31: the table's lines added up to 280.2 ms against its own 275.05 ms for a
+    // four-stage 1F1B pipeline. The JSON's breakdown and the table's lines are the parts
+    // the GUI's summary shows (core/model/breakdown.h): they sum to the iteration.
+    void theBreakdownAddsUpToTheIteration_data() {
+        QTest::addColumn<QStringList>("flags");
+        QTest::newRow("data") << QStringList{};
+        QTest::newRow("pipeline 1f1b") << QStringList{
+            "--parallel", "pipeline", "--pipeline-stages", "4", "--schedule", "1f1b"};
+        QTest::newRow("pipeline gpipe") << QStringList{
+            "--parallel", "pipeline", "--pipeline-stages", "2", "--schedule", "gpipe"};
+        QTest::newRow("zero3") << QStringList{"--parallel", "zero3"};
+        QTest::newRow("hybrid") << QStringList{"--parallel", "hybrid"};
+        QTest::newRow("ps-cpu") << QStringList{"--sync", "ps-cpu"};
+        QTest::newRow("ps-async") << QStringList{"--sync", "ps-async"};
+        QTest::newRow("no overlap") << QStringList{"--overlap", "off"};
+    }
+    void theBreakdownAddsUpToTheIteration() {
+        QFETCH(QStringList, flags);
+        const CliResult json =
+            cli(QStringList{"predict"} + kScenario + flags + QStringList{"--format", "json"});
+        QCOMPARE(json.exit_code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out).object();
+        const double iteration = o["iteration_ms"].toDouble();
+        QVERIFY(iteration > 0);
+        const QJsonObject breakdown = o["breakdown"].toObject();
+        QVERIFY(breakdown.contains("forward_ms") && breakdown.contains("idle_ms"));
+        double sum = 0;
+        for (auto it = breakdown.begin(); it != breakdown.end(); ++it) {
+            QVERIFY2(it.value().toDouble() >= 0, qPrintable(it.key()));
+            sum += it.value().toDouble();
+        }
+        QVERIFY2(std::abs(sum - iteration) <= 1e-9 * iteration,
+                 qPrintable(QStringLiteral("%1 of %2 ms").arg(sum).arg(iteration)));
+        // The stable fields keep their meaning beside it.
+        for (const char* key : {"forward_ms", "backward_ms", "pipeline_bubble_ms"})
+            QVERIFY2(o.contains(key), key);
+
+        // The table: every line above the iteration's is a part, in ms.
+        const CliResult table = cli(QStringList{"predict"} + kScenario + flags);
+        QCOMPARE(table.exit_code, 0);
+        const QStringList lines = QString::fromUtf8(table.out).split(QLatin1Char('\n'));
+        const qsizetype header =
+            lines.indexOf(QRegularExpression(QStringLiteral("\\s+value\\s+unit")));
+        QVERIFY(header >= 0);
+        double parts = 0, shown = -1;
+        int rows = 0;
+        for (qsizetype i = header + 2; i < lines.size(); ++i) {
+            if (lines[i].startsWith(QLatin1Char('-')))
+                continue;
+            const QStringList cells = lines[i].split(QLatin1Char(' '), Qt::SkipEmptyParts);
+            if (cells.size() < 3)
+                break;
+            const double ms = cells[cells.size() - 2].toDouble();
+            if (cells.front() == QLatin1String("iteration")) {
+                shown = cells[1].toDouble();
+                break;
+            }
+            QCOMPARE(cells.back(), QStringLiteral("ms"));
+            parts += ms;
+            ++rows;
+        }
+        QVERIFY2(std::abs(shown - iteration) <= 0.0051, qPrintable(QString::number(shown)));
+        // Each line is rounded to 0.01 ms.
+        QVERIFY2(std::abs(parts - shown) <= 0.005 * (rows + 1),
+                 qPrintable(QStringLiteral("%1 of %2 ms").arg(parts).arg(shown)));
+    }
+
+    // The CLI names what the numbers leave out: an ONNX file with ops it does not know.
+    void unknownOpsAreAWarningOfPredict() {
+        const QString path = QStringLiteral(ITERSCOPE_TEST_DATA "/onnx/unknown-op.onnx");
+        const CliResult r = cli({"predict", "--network", path, "--format", "json"});
+        QCOMPARE(r.exit_code, 0);
+        const QJsonArray warnings = QJsonDocument::fromJson(r.out).object()["warnings"].toArray();
+        QVERIFY(!warnings.isEmpty());
+        QVERIFY2(warnings[0].toString().contains("unknown ops imported as zero-cost") &&
+                     warnings[0].toString().contains("FancyNorm (x2)"),
+                 qPrintable(warnings[0].toString()));
+        QVERIFY(r.err.contains("unknown ops imported as zero-cost"));
     }
 
     void strategiesReachSweepAndTrace() {
