@@ -2,6 +2,8 @@
 // aligned tables with units for people.
 #pragma once
 
+#include "model/breakdown.h"
+
 #include "model/prediction.h"
 #include "model/scenario.h"
 
@@ -20,7 +22,7 @@ nlohmann::ordered_json summaryJson(const Prediction& p);
 // of comparable published measurements (core/validation/error_band.h).
 void addErrorBand(nlohmann::ordered_json& out, const Scenario& s, const Prediction& p);
 // The parts of the iteration (core/model/breakdown.h), named, summing to iteration_ms.
-nlohmann::ordered_json breakdownJson(const Prediction& p);
+nlohmann::ordered_json breakdownJson(const IterationBreakdown& breakdown);
 // Everything: the summary, the breakdown, the error band, layers[] and timeline[].
 // `warnings` are predictionWarnings(s, p), made once by the caller, which also prints them.
 nlohmann::ordered_json predictionJson(const Scenario& s, const Prediction& p,
