@@ -20,6 +20,8 @@
 #include <QMessageBox>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace iterscope::ui {
 
 namespace {
@@ -110,6 +112,16 @@ void MainWindow::onProfileSaved(ProfileKind kind, const QString& id, const QStri
     // A new profile is what the user wants to see; an edit keeps the scenario on it.
     if (replaced.isEmpty() || field == replaced)
         field = id;
+    if (kind == ProfileKind::System && field == id) {
+        // A system described with fewer GPUs or nodes than the scenario asks for: the
+        // scenario shrinks to fit it rather than ask for what it cannot hold.
+        try {
+            const SystemProfile system = m_predictor->cache().system(id);
+            s.gpus_per_node = std::min(s.gpus_per_node, system.gpus_per_node);
+            s.nodes = std::min(s.nodes, system.max_nodes);
+        } catch (const std::exception&) {
+        }
+    }
     setScenario(s);
     updateHardwareActions();
     statusBar()->showMessage(

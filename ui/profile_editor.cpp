@@ -124,12 +124,19 @@ ProfileEditor::ProfileEditor(ProfileKind kind, Mode mode, const QString& from, Q
         m_editing = from;
         const std::string path = userProfilePath(kind, from.toStdString());
         try {
-            // The file as written, not as loaded: a profile of the user's that no longer
-            // loads opens too, to be mended here.
-            showProfile(
-                ojson::parse(readBoundedFile(path, profile_json::kMaxFileBytes, "a profile")));
+            // The file as written, not as loaded: a profile of the user's that the loader
+            // refuses opens too, to be mended here.
+            ojson written =
+                ojson::parse(readBoundedFile(path, profile_json::kMaxFileBytes, "a profile"));
+            if (!written.is_object())
+                throw InputError(path + ": the top level must be a JSON object");
+            showProfile(written);
         } catch (const std::exception& e) {
-            m_problem_label->setText(QString::fromStdString(e.what()));
+            // Nothing to show: nothing to save either.
+            m_problem = QString::fromStdString(e.what());
+            m_problem_label->setText(m_problem);
+            m_save->setEnabled(false);
+            return;
         }
     } else {
         const int index = m_start->findData(from);

@@ -237,6 +237,29 @@ class TestProfileEditor : public QObject {
         QVERIFY(isUserProfile(ProfileKind::System, "lab-box"));
     }
 
+    void aSmallerSystemSavedFromTheWindowIsUsedWithinItsSize() {
+        MainWindow w(false);
+        ScenarioSettings s;
+        s.gpu = QStringLiteral("rtx4090");
+        s.system = QStringLiteral("workstation-pcie4");
+        s.gpus_per_node = 4;
+        w.setScenario(s);
+        QVERIFY(w.waitForResult());
+        ProfileEditor* editor = w.openProfileEditor(ProfileKind::System, false);
+        QCOMPARE(editor->startFrom()->currentData().toString(), s.system);
+        editor->setFieldText(QStringLiteral("id"), QStringLiteral("two-gpu-box"));
+        editor->setFieldText(QStringLiteral("gpus_per_node"), QStringLiteral("2"));
+        editor->setFieldText(QStringLiteral("gpus_per_pcie_switch"), QStringLiteral("1"));
+        QString error;
+        QVERIFY2(editor->save(&error), qPrintable(error));
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.system, QStringLiteral("two-gpu-box"));
+        QCOMPARE(w.currentResult()->settings.gpus_per_node, 2);
+        QComboBox* box = w.scenarioPanel()->systemCombo();
+        QVERIFY(box->currentText().endsWith(QStringLiteral("(yours)")));
+        QVERIFY(w.action(QStringLiteral("actionEditSystem"))->isEnabled());
+    }
+
     void aSessionNamingADeletedGpuWaitsBehindTheBanner() {
         auto editor = newGpu(QStringLiteral("soon-gone"));
         QString error;
