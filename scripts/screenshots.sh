@@ -41,6 +41,15 @@ shot pipeline.png --window-size 1920x1080 --network resnet152 --parallel pipelin
 shot trace-1280x720.png --window-size 1280x720 --network alexnet --system dgx-a100 \
     --gpu a100-sxm4-40gb --gpus-per-node 1 --batch 128 \
     --trace tests/data/traces/a100-alexnet-forward.pt.trace.json.gz
+# The GPU and system editors (issue 30), started from a workstation's RTX 4090, as a user
+# whose home is /home/you sees them (the intro names the folder they save into).
+editor() {
+    env -u XDG_DATA_HOME -u ITERSCOPE_USER_PROFILES HOME=/home/you QT_QPA_PLATFORM=offscreen \
+        QT_FONT_DPI=96 "$gui" --window-size 1280x720 --gpu rtx4090 --system workstation-pcie4 \
+        --gpus-per-node 4 --screenshot-dialog "$1" --screenshot "$out/$2"
+}
+editor new-gpu gpu-editor-1280x720.png
+editor new-system system-editor-1280x720.png
 # The Plan tab on its own (it shares the narrow chart tab in the window).
 # Its export: the chart and legend alone, with a caption (the global batch is at most 8,192
 # by default).

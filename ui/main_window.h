@@ -9,9 +9,12 @@
 //   main_window_files.cpp    networks and sessions in and out, recent files, exports
 //   main_window_measured.cpp what the user measured: profiler traces, measurement files
 //                            and fitted software profiles
+//   main_window_hardware.cpp the user's own GPUs and systems: the editor, and sessions
+//                            that name a profile no longer there
 #pragma once
 
 #include "banner.h"
+#include "hardware/user_profiles.h"
 #include "predictor.h"
 #include "session.h"
 
@@ -40,6 +43,8 @@ class LayerChartView;
 class LayerFilterModel;
 class LayerTableModel;
 class PlanView;
+class ProfileEditor;
+struct MissingProfile;
 class RecentFiles;
 class ScalingChartsView;
 class ScenarioHistory;
@@ -127,6 +132,15 @@ class MainWindow : public QMainWindow {
     // summary's "Compare with" link). False, with a banner, when it cannot be predicted.
     bool compareWithBaseSoftware(const QString& base);
 
+    // --- The user's own hardware (main_window_hardware.cpp)
+    // Shows the GPU or system editor (Hardware menu): a new profile that starts from `from`
+    // (empty: the scenario's), or, with `edit`, the user's profile `from`. Once saved, the
+    // profile is in the panel's box and the scenario uses it (one undo step).
+    ProfileEditor* openProfileEditor(ProfileKind kind, bool edit, const QString& from = {});
+    // Deletes the user's profile `id` (without asking; the menu asks); a scenario that used
+    // it moves to the default one. False with `error` when it cannot be deleted.
+    bool deleteUserProfile(ProfileKind kind, const QString& id, QString* error);
+
     // --- Layout (main_window_layout.cpp)
     // Adds a view as a tab beside the scaling curves and the costliest layers; returns its
     // index. A view that shows results connects to resultShown() and reads currentResult().
@@ -195,10 +209,11 @@ class MainWindow : public QMainWindow {
     struct SessionFile {
         QString path;
         Session session;
+        bool altered = false; // the user replaced a part of it: Save must ask for a name
     };
     // Asks the predictor for the session's scenario; finishSession() shows it all once that
     // is answered.
-    void startSession(const QString& path, const Session& session);
+    void startSession(const QString& path, const Session& session, bool altered = false);
     void finishSession();
     // The banner for a session whose network `network` cannot be used: `why`.
     void askAboutNetwork(const QString& network, const QString& why);
@@ -211,6 +226,15 @@ class MainWindow : public QMainWindow {
     void exportView(QWidget* view, const QString& what);
     void exportCsvFile();
     void exportTraceFile();
+    // main_window_hardware.cpp
+    void createHardwareMenu();
+    void updateHardwareActions();
+    void onProfileSaved(ProfileKind kind, const QString& id, const QString& replaced);
+    void askDeleteProfile(ProfileKind kind);
+    // The banner for the waiting session's GPU or system that no profile has any more.
+    void askAboutProfile(const MissingProfile& missing);
+    // Opens the waiting session once nothing it needs is missing; else asks about the next.
+    void resumeWaitingSession(bool altered);
     // main_window_measured.cpp
     void askOpenTrace();
     void askOpenMeasurements();

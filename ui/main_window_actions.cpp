@@ -121,6 +121,8 @@ void MainWindow::createActions() {
     edit->addAction(named(m_history->undoAction(), "actionUndo"));
     edit->addAction(named(m_history->redoAction(), "actionRedo"));
 
+    createHardwareMenu(); // main_window_hardware.cpp
+
     auto* view = menuBar()->addMenu(tr("&View"));
     QAction* dock = m_dock->toggleViewAction();
     dock->setText(tr("&Scenario Panel"));

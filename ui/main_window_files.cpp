@@ -12,6 +12,7 @@
 #include "recent_files.h"
 #include "scenario_history.h"
 #include "scenario_panel.h"
+#include "session_profiles.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -172,14 +173,19 @@ bool MainWindow::openSession(const QString& path, QString* error) {
                         tr("it is no longer in %1").arg(QFileInfo(missing.first()).absolutePath()));
         return true;
     }
+    if (const auto profile = missingProfile(*session)) {
+        m_waiting = SessionFile{path, *session};
+        askAboutProfile(*profile);
+        return true;
+    }
     startSession(path, *session);
     return true;
 }
 
-void MainWindow::startSession(const QString& path, const Session& session) {
+void MainWindow::startSession(const QString& path, const Session& session, bool altered) {
     m_banner->hide();
     m_last_error.clear();
-    m_pending = SessionFile{path, session};
+    m_pending = SessionFile{path, session, altered};
     // Nothing changes on screen until the scenario is computed (finishSession), so a
     // session that does not open leaves the window as it was.
     m_predictor->request(session.current);
@@ -199,10 +205,11 @@ void MainWindow::finishSession() {
     m_plan->setChoices(s.plan);
     const bool whole = applyPins(s.pinned);
     m_recent->add(file.path);
-    // Only a session shown whole is the window's file: Save must never write back one that
-    // lost a pin.
-    m_session_path = whole ? file.path : QString();
-    m_session_origin = whole ? QString() : file.path;
+    // Only a session shown whole and as written is the window's file: Save must never write
+    // back one that lost a pin or had its GPU replaced.
+    const bool as_written = whole && !file.altered;
+    m_session_path = as_written ? file.path : QString();
+    m_session_origin = as_written ? QString() : file.path;
     updateTitle();
 }
 
@@ -238,13 +245,8 @@ void MainWindow::locateWaitingNetwork(const QString& file) {
     const QStringList missing = waiting.session.missingNetworkFiles();
     const QString broken = missing.isEmpty() ? waiting.session.current.network : missing.first();
     waiting.session.replaceNetwork(broken, QFileInfo(file).absoluteFilePath());
-    if (const QStringList still = waiting.session.missingNetworkFiles(); !still.isEmpty()) {
-        m_waiting = std::move(waiting);
-        askAboutNetwork(still.first(),
-                        tr("it is no longer in %1").arg(QFileInfo(still.first()).absolutePath()));
-        return;
-    }
-    startSession(waiting.path, waiting.session);
+    m_waiting = std::move(waiting);
+    resumeWaitingSession(m_waiting->altered);
 }
 
 void MainWindow::openWaitingWithoutNetwork() {

@@ -181,6 +181,12 @@ void ComputeCache::forgetSoftware(const QString& id) {
     m_software.erase(toStd(id));
 }
 
+void ComputeCache::forgetHardware() {
+    std::lock_guard lock(m_mutex);
+    m_gpus.clear();
+    m_systems.clear();
+}
+
 Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
     Scenario s;
     s.network = cache.network(settings.network, settings.image);

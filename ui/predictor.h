@@ -101,6 +101,8 @@ class ComputeCache {
     SoftwareProfile software(const QString& id);
     // Loads a software profile file afresh next time (it was written again, by a refit).
     void forgetSoftware(const QString& id);
+    // Loads GPU and system profiles afresh next time (the user saved or deleted one).
+    void forgetHardware();
     // The layer pass table of `scenario` (core/model/model.h), made once per network, kernel
     // batch and compute rates (GPU, software, precision, layout) and kept for the last few
     // dozen: a slider step's scaling curves ask for the same ones again, and they are most

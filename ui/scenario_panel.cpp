@@ -6,6 +6,7 @@
 #include "range_spin_box.h"
 
 #include "hardware/profile_loader.h"
+#include "hardware/user_profiles.h"
 #include "model/scenario.h"
 #include "network/zoo.h"
 
@@ -61,6 +62,40 @@ std::vector<std::pair<QString, QString>> byName(const std::vector<std::string>& 
         return QString::localeAwareCompare(a.first, b.first) < 0;
     });
     return out;
+}
+
+// Fills `combo` with the profiles `ids`, by name; `load` gives an id's (name, tooltip). A
+// profile that fails to load is listed (last) with its error rather than hidden, so a broken
+// file in profiles/ is visible.
+template <typename Load>
+void fillProfiles(QComboBox* combo, const std::vector<std::string>& ids, const Load& load) {
+    std::vector<std::pair<QString, QString>> broken; // (id, error)
+    const auto named = byName(ids, [&](const std::string& id) -> QString {
+        try {
+            return load(QString::fromStdString(id)).first;
+        } catch (const std::exception& e) {
+            broken.emplace_back(QString::fromStdString(id), QString::fromStdString(e.what()));
+            return {};
+        }
+    });
+    for (const auto& [name, id] : named) {
+        if (std::any_of(broken.begin(), broken.end(),
+                        [&id = id](const auto& b) { return b.first == id; }))
+            continue;
+        combo->addItem(name, id);
+        combo->setItemData(combo->count() - 1, load(id).second, Qt::ToolTipRole);
+    }
+    for (const auto& [id, error] : broken) {
+        combo->addItem(id + ScenarioPanel::tr(" (broken profile)"), id);
+        combo->setItemData(combo->count() - 1, error, Qt::ToolTipRole);
+    }
+}
+
+// The user's own profiles carry a mark in the boxes: the ones the editor may change.
+QString markedName(const std::string& name, ProfileKind kind, const QString& id) {
+    const QString shown = QString::fromStdString(name);
+    return isUserProfile(kind, id.toStdString()) ? ScenarioPanel::tr("%1 (yours)").arg(shown)
+                                                 : shown;
 }
 
 const SyncStrategy kStrategies[] = {
@@ -380,46 +415,38 @@ void ScenarioPanel::populate() {
             QString::fromUtf8(family.data(), static_cast<qsizetype>(family.size())),
             Qt::ToolTipRole);
     }
-    // A profile that fails to load is listed (last) with its error rather than hidden, so a
-    // broken file in profiles/ is visible.
-    const auto fill = [this](QComboBox* combo, const std::vector<std::string>& ids,
-                             const auto& load) {
-        std::vector<std::pair<QString, QString>> broken; // (id, error)
-        const auto named = byName(ids, [&](const std::string& id) -> QString {
-            try {
-                return load(QString::fromStdString(id)).first;
-            } catch (const std::exception& e) {
-                broken.emplace_back(QString::fromStdString(id), QString::fromStdString(e.what()));
-                return {};
-            }
-        });
-        for (const auto& [name, id] : named) {
-            if (std::any_of(broken.begin(), broken.end(),
-                            [&id = id](const auto& b) { return b.first == id; }))
-                continue;
-            combo->addItem(name, id);
-            combo->setItemData(combo->count() - 1, load(id).second, Qt::ToolTipRole);
-        }
-        for (const auto& [id, error] : broken) {
-            combo->addItem(id + tr(" (broken profile)"), id);
-            combo->setItemData(combo->count() - 1, error, Qt::ToolTipRole);
-        }
-    };
-    fill(m_gpu, gpuIds(), [this](const QString& id) {
-        const auto gpu = m_cache.gpu(id);
-        return std::pair{QString::fromStdString(gpu.name), QString::fromStdString(gpuSummary(gpu))};
-    });
-    fill(m_system, systemIds(), [this](const QString& id) {
-        const auto system = m_cache.system(id);
-        return std::pair{QString::fromStdString(system.name),
-                         QString::fromStdString(systemSummary(system))};
-    });
-    fill(m_software, softwareIds(), [this](const QString& id) {
+    fillHardware();
+    fillProfiles(m_software, softwareIds(), [this](const QString& id) {
         const auto software = m_cache.software(id);
         return std::pair{
             QString::fromStdString(software.name.empty() ? software.id : software.name),
             QString::fromStdString(software.description)};
     });
+}
+
+void ScenarioPanel::fillHardware() {
+    fillProfiles(m_gpu, gpuIds(), [this](const QString& id) {
+        const auto gpu = m_cache.gpu(id);
+        return std::pair{markedName(gpu.name, ProfileKind::Gpu, id),
+                         QString::fromStdString(gpuSummary(gpu))};
+    });
+    fillProfiles(m_system, systemIds(), [this](const QString& id) {
+        const auto system = m_cache.system(id);
+        return std::pair{markedName(system.name, ProfileKind::System, id),
+                         QString::fromStdString(systemSummary(system))};
+    });
+}
+
+void ScenarioPanel::reloadHardware() {
+    const QSignalBlocker gpu_blocker(m_gpu), system_blocker(m_system);
+    const QString gpu = m_gpu->currentData().toString();
+    const QString system = m_system->currentData().toString();
+    m_gpu->clear();
+    m_system->clear();
+    fillHardware();
+    selectData(m_gpu, gpu, {});
+    selectData(m_system, system, {});
+    updateLabels();
 }
 
 void ScenarioPanel::selectData(QComboBox* combo, const QString& value, const QString& label) {

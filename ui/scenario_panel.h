@@ -49,6 +49,9 @@ class ScenarioPanel : public QWidget {
     // tooltip) the strategies and exchanges that cannot apply to the current choices. Also
     // for the window to call once a network has loaded (hybrid needs an FC layer).
     void updateAvailability();
+    // Lists the GPU and system profiles afresh (the user saved or deleted one), keeping the
+    // choices, without emitting settingsChanged. The user's own are marked "(yours)".
+    void reloadHardware();
     // "32 GPUs = 4 nodes × 8 GPUs", as shown under the GPU slider.
     QString gpuCountLabel() const;
     // Non-zero while a slider is held down, the same for every change of one drag and
@@ -67,6 +70,7 @@ class ScenarioPanel : public QWidget {
 
   private:
     void populate();
+    void fillHardware();
     void onGpuSlider(int exponent);
     void onLayoutSpins();
     void onBatchSlider(int exponent);

@@ -2,6 +2,7 @@
 //   iterscope [--network NETWORK] [scenario flags] [--window-size WxH] [--screenshot FILE.png]
 #include "main_window.h"
 #include "plan_view.h"
+#include "profile_editor.h"
 #include "settings_from_choices.h"
 
 #include "exporters.h"
@@ -94,6 +95,11 @@ int main(int argc, char** argv) {
     cli.add_option("--screenshot-state", screenshot_state,
                    "ready (default): after the prediction is shown; loading: while it computes")
         ->check(CLI::IsMember({"ready", "loading"}));
+    std::string screenshot_dialog;
+    cli.add_option("--screenshot-dialog", screenshot_dialog,
+                   "With --screenshot: render this dialog, opened on the scenario, instead of "
+                   "the main window: new-gpu or new-system (the editor, docs/profiles.md)")
+        ->check(CLI::IsMember({"new-gpu", "new-system"}));
     cli.add_flag("--dark", dark, "Use a dark palette");
     std::string tab;
     cli.add_option("--tab", tab, "Show this view tab: scaling, layers or plan")
@@ -207,7 +213,21 @@ int main(int argc, char** argv) {
             return 1;
         }
         const QString path = QString::fromStdString(screenshot);
-        if (!iterscope::ui::exportWidget(&window, path, &error, 1.0)) {
+        QWidget* shown = &window;
+        if (!screenshot_dialog.empty()) {
+            auto* editor = window.openProfileEditor(screenshot_dialog == "new-gpu"
+                                                        ? iterscope::ProfileKind::Gpu
+                                                        : iterscope::ProfileKind::System,
+                                                    false);
+            editor->setAttribute(Qt::WA_DontShowOnScreen,
+                                 QGuiApplication::platformName() != "offscreen");
+            editor->resize(size.value_or(iterscope::ui::MainWindow::kSmallestScreen));
+            QEventLoop settle;
+            QTimer::singleShot(100, &settle, &QEventLoop::quit);
+            settle.exec();
+            shown = editor;
+        }
+        if (!iterscope::ui::exportWidget(shown, path, &error, 1.0)) {
             std::cerr << "iterscope: " << error.toStdString() << "\n";
             return 1;
         }

@@ -1,10 +1,13 @@
 #include "calibration/calibrated_profile.h"
 
+#include "hardware/profile_writer.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <initializer_list>
 
 namespace iterscope {
 namespace {
@@ -113,55 +116,29 @@ GpuProfile withMeasuredPeaks(GpuProfile base, const MeasuredPeaks& p) {
 }
 
 std::string gpuProfileToJson(const GpuProfile& g, const Measurement* m) {
-    nlohmann::ordered_json j;
-    j["format"] = "iterscope-gpu";
-    j["version"] = 1;
-    j["id"] = g.id;
-    j["name"] = g.name;
-    j["architecture"] = g.architecture;
-    if (!g.like_architecture.empty())
-        j["like"] = g.like_architecture;
-    if (g.compute_capability > 0)
-        j["compute_capability"] = round3(g.compute_capability);
-    j["source"] = g.source;
-    if (!g.notes.empty())
-        j["notes"] = g.notes;
-    j["sm_count"] = g.sm_count;
-    j["fp32_lanes_per_sm"] = g.fp32_lanes_per_sm;
-    j["boost_clock_mhz"] = round3(g.boost_clock_mhz);
-    j["fp32_tflops"] = round3(g.fp32_tflops);
-    j["tf32_tflops"] = round3(g.tf32_tflops);
-    j["fp16_tensor_tflops"] = round3(g.fp16_tensor_tflops);
-    j["fp16_tflops"] = round3(g.fp16_tflops);
-    j["memory_gib"] = round3(static_cast<double>(g.memory_bytes) / (1024.0 * 1024.0 * 1024.0));
-    j["memory_bandwidth_gbps"] = round3(g.memory_bandwidth_gbps);
-    j["l2_mib"] = round3(static_cast<double>(g.l2_bytes) / (1024.0 * 1024.0));
-    j["pcie_gen"] = g.pcie_gen;
-    j["pcie_lanes"] = g.pcie_lanes;
-    j["nvlink_links"] = g.nvlink_links;
-    j["nvlink_gbps_per_link"] = g.nvlink_gbps_per_link;
-    j["tdp_watts"] = g.tdp_watts;
-    j["form_factor"] = g.form_factor;
-    if (g.usd_per_gpu_hour) {
-        j["usd_per_gpu_hour"] = *g.usd_per_gpu_hour;
-        j["price_source"] = g.price_source;
-        j["price_date"] = g.price_date;
-    }
-    if (g.calibrated) {
-        nlohmann::ordered_json measured;
-        measured["memory_bandwidth_gbps"] = round3(g.measured_memory_bandwidth_gbps);
-        measured["fp32_tflops"] = round3(g.measured_fp32_tflops);
-        measured["tf32_tflops"] = round3(g.measured_tf32_tflops);
-        measured["fp16_tensor_tflops"] = round3(g.measured_fp16_tensor_tflops);
-        measured["launch_overhead_us"] = round3(g.measured_launch_overhead_us);
+    nlohmann::ordered_json j = gpuProfileJson(g);
+    // Figures derived from the clocks the runtime reports, and measured ones: three decimals
+    // say all they know, and keep the file readable. A price is copied as it was read.
+    const auto rounded = [](nlohmann::ordered_json& object,
+                            std::initializer_list<const char*> keys) {
+        for (const char* key : keys)
+            if (object.contains(key) && object[key].is_number_float())
+                object[key] = round3(object[key].get<double>());
+    };
+    rounded(j,
+            {"compute_capability", "boost_clock_mhz", "fp32_tflops", "tf32_tflops",
+             "fp16_tensor_tflops", "fp16_tflops", "memory_gib", "memory_bandwidth_gbps", "l2_mib"});
+    if (j.contains("measured")) {
+        nlohmann::ordered_json& measured = j["measured"];
+        rounded(measured, {"memory_bandwidth_gbps", "fp32_tflops", "tf32_tflops",
+                           "fp16_tensor_tflops", "launch_overhead_us"});
         if (m) {
             measured["device"] = m->device.name.substr(0, 200);
             measured["date"] = m->created.substr(0, 64);
             measured["tool"] = m->tool.substr(0, 200);
         }
-        j["measured"] = measured;
     }
-    return j.dump(2) + "\n";
+    return profileText(j);
 }
 
 std::string softwareProfileToJson(const SoftwareProfile& s, const std::string& fit_notes) {

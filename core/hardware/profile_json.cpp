@@ -1,6 +1,7 @@
 #include "hardware/profile_json.h"
 
 #include "hardware/profile_loader.h"
+#include "hardware/user_profiles.h"
 #include "util/error.h"
 #include "util/text_file.h"
 
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -136,16 +138,41 @@ bool looksLikePath(const std::string& id_or_path) {
            (id_or_path.size() > 5 && id_or_path.ends_with(".json"));
 }
 
-std::vector<std::string> listIds(const std::string& subdir) {
-    std::vector<std::string> ids;
+namespace {
+
+void addIds(const fs::path& dir, std::vector<std::string>& ids) {
     std::error_code ec;
-    const fs::path dir = fs::path(profilesDir()) / subdir;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const fs::path& p = it->path();
         if (p.extension() == ".json" && isValidId(p.stem().string()))
             ids.push_back(p.stem().string());
     }
+}
+
+bool isFile(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec);
+}
+
+// The user folder holds hardware only: software profiles are fitted files passed by path.
+std::optional<ProfileKind> userKind(const std::string& subdir) {
+    if (subdir == profileSubdir(ProfileKind::Gpu))
+        return ProfileKind::Gpu;
+    if (subdir == profileSubdir(ProfileKind::System))
+        return ProfileKind::System;
+    return std::nullopt;
+}
+
+} // namespace
+
+std::vector<std::string> listIds(const std::string& subdir) {
+    std::vector<std::string> ids;
+    addIds(fs::path(profilesDir()) / subdir, ids);
+    if (const std::string user = userProfilesDir(); !user.empty() && userKind(subdir))
+        addIds(fs::path(user) / subdir, ids);
     std::sort(ids.begin(), ids.end());
+    // A user id that clashes with a shipped one is listed once: loading it says why.
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     return ids;
 }
 
@@ -155,15 +182,26 @@ std::string resolve(const std::string& id_or_path, const std::string& subdir,
         return id_or_path;
     if (id_or_path.empty())
         throw InputError("empty " + kind + " id");
-    const fs::path file = fs::path(profilesDir()) / subdir / (id_or_path + ".json");
-    std::error_code ec;
-    if (isValidId(id_or_path) && fs::is_regular_file(file, ec))
-        return file.string();
+    const std::optional<ProfileKind> user_kind = userKind(subdir);
+    const std::string user_dir = user_kind ? userProfilesDir() : std::string();
+    if (isValidId(id_or_path)) {
+        const fs::path shipped = fs::path(profilesDir()) / subdir / (id_or_path + ".json");
+        const bool in_user = !user_dir.empty() && isFile(userProfilePath(*user_kind, id_or_path));
+        if (isFile(shipped)) {
+            if (in_user)
+                throw InputError(clashMessage(*user_kind, id_or_path));
+            return shipped.string();
+        }
+        if (in_user)
+            return userProfilePath(*user_kind, id_or_path);
+    }
     std::string known;
     for (const auto& id : listIds(subdir))
         known += (known.empty() ? "" : ", ") + id;
-    throw InputError(quoted(id_or_path) + ": no such " + kind + " profile in " +
-                     (fs::path(profilesDir()) / subdir).string() +
+    std::string where = (fs::path(profilesDir()) / subdir).string();
+    if (!user_dir.empty())
+        where += " or " + (fs::path(user_dir) / subdir).string();
+    throw InputError(quoted(id_or_path) + ": no such " + kind + " profile in " + where +
                      (known.empty() ? "" : " (known: " + known + ")"));
 }
 

@@ -31,12 +31,15 @@ bool isValidId(const std::string& id);
 bool isIsoDate(const std::string& text);
 
 // An argument with a '/' or ending in ".json" is a path; anything else is an id naming
-// profilesDir()/<subdir>/<id>.json. `kind` ("GPU") words the error for an unknown id.
+// profilesDir()/<subdir>/<id>.json, else for gpus and systems the user's
+// userProfilesDir()/<subdir>/<id>.json (user_profiles.h); an id both have is an error naming
+// the user's file. `kind` ("GPU") words the error for an unknown id.
 bool looksLikePath(const std::string& id_or_path);
 std::string resolve(const std::string& id_or_path, const std::string& subdir,
                     const std::string& kind);
 
-// Ids of the *.json files in profilesDir()/<subdir>, sorted; empty when there is none.
+// Ids of the *.json files in profilesDir()/<subdir> and, for gpus and systems, in the user's
+// folder, sorted, each once; empty when there is none.
 std::vector<std::string> listIds(const std::string& subdir);
 
 // One JSON object being read field by field. Call finish() last: it rejects the fields
