@@ -24,6 +24,10 @@ struct GpuProfile {
     int sm_count = 0;
     int fp32_lanes_per_sm = 0;
     double boost_clock_mhz = 0;
+    // The SM clock the GPU holds through a training run under its power or thermal limit
+    // (laptop Max-Q parts, servers capped below their TGP), where a source gives it; its
+    // compute peaks scale by sustained / boost. 0: the boost clock holds.
+    double sustained_clock_mhz = 0;
     double fp32_tflops = 0;
     double tf32_tflops = 0;        // 0: no TF32 tensor cores
     double fp16_tensor_tflops = 0; // 0: no FP16 tensor cores (dense, FP32 accumulate)
@@ -36,6 +40,11 @@ struct GpuProfile {
     int nvlink_links = 0;
     double nvlink_gbps_per_link = 0; // per direction
     double tdp_watts = 0;
+    // The GPU's link to its host CPU: "pcie", or "nvlink-c2c" where CPU and GPU share a
+    // superchip (GH200, GB200) and input copies and CPU-side updates cross NVLink-C2C at
+    // cpu_link_gbps per direction instead of the system's PCIe tree.
+    std::string cpu_link = "pcie";
+    double cpu_link_gbps = 0;
     // CUDA compute capability (7.0 for V100, 8.6 for GA102, 9.0 for H100): which kernels a
     // cuDNN/cuBLAS release has for this GPU (SoftwareProfile::newest_compute_capability).
     double compute_capability = 0;
@@ -88,6 +97,9 @@ struct SystemProfile {
     // Third-generation NVSwitch (DGX H100) reduces in the switch (NVLink SHARP): NCCL's NVLS
     // all-reduce sends each byte to the switch once instead of around a ring.
     bool nvlink_sharp = false;
+    // Nodes whose GPUs share one NVLink switch fabric: 1 for a DGX, 18 compute trays for a
+    // GB200 NVL72 rack. Nodes inside one domain talk over NVLink, not the network.
+    int nvlink_domain_nodes = 1;
     // PCIe tree: GPUs sharing one switch uplink, and the host's PCIe bandwidth.
     int pcie_gen = 3;
     int gpus_per_pcie_switch = 2;

@@ -106,6 +106,11 @@ GpuProfile parseGpu(const json& doc, const std::string& file, const std::string&
     g.sm_count = f.integer("sm_count", 1, 10000);
     g.fp32_lanes_per_sm = f.integer("fp32_lanes_per_sm", 1, 1024);
     g.boost_clock_mhz = f.number("boost_clock_mhz", 1, 10000);
+    g.sustained_clock_mhz = f.number("sustained_clock_mhz", 0, 10000, 0);
+    if (g.sustained_clock_mhz > g.boost_clock_mhz)
+        f.fail("sustained_clock_mhz",
+               formatNumber(g.sustained_clock_mhz) + " MHz is above the boost clock, " +
+                   formatNumber(g.boost_clock_mhz) + " MHz: a power limit only lowers it");
     g.fp32_tflops = f.number("fp32_tflops", 0.001, 10000);
     g.tf32_tflops = f.number("tf32_tflops", 0, 100000);
     g.fp16_tensor_tflops = f.number("fp16_tensor_tflops", 0, 100000);
@@ -129,6 +134,15 @@ GpuProfile parseGpu(const json& doc, const std::string& file, const std::string&
         f.fail("nvlink_gbps_per_link", g.nvlink_links > 0 ? "must be positive when nvlink_links is"
                                                           : "must be 0 when nvlink_links is 0");
     g.tdp_watts = f.number("tdp_watts", 0, 10000);
+    g.cpu_link = f.text("cpu_link", "pcie", 64);
+    g.cpu_link_gbps = f.number("cpu_link_gbps", 0, 100000, 0);
+    if (g.cpu_link != "pcie" && g.cpu_link != "nvlink-c2c")
+        f.fail("cpu_link",
+               "must be \"pcie\" or \"nvlink-c2c\", got " + profile_json::quoted(g.cpu_link));
+    if ((g.cpu_link == "nvlink-c2c") != (g.cpu_link_gbps > 0))
+        f.fail("cpu_link_gbps", g.cpu_link == "nvlink-c2c"
+                                    ? "must be positive when cpu_link is \"nvlink-c2c\""
+                                    : "only for cpu_link \"nvlink-c2c\" (PCIe is the system's)");
     g.compute_capability = f.number("compute_capability", 1, 100, 0);
     g.form_factor = formFactor(f, "form_factor");
     if (f.has("usd_per_gpu_hour")) {
@@ -225,6 +239,7 @@ SystemProfile parseSystem(const json& doc, const std::string& file, const std::s
     const json* pairs = f.array("nvlink_pairs", false);
     s.nvswitch_gbps_per_gpu = f.number("nvswitch_gbps_per_gpu", 0, 100000, 0);
     s.nvlink_sharp = f.boolean("nvlink_sharp", false);
+    s.nvlink_domain_nodes = f.integer("nvlink_domain_nodes", 1, 1024, 1);
     if (s.intra_node == "nvlink-cube-mesh") {
         if (pairs == nullptr || pairs->empty())
             f.fail("nvlink_pairs", "required and non-empty when intra_node is "
@@ -246,6 +261,13 @@ SystemProfile parseSystem(const json& doc, const std::string& file, const std::s
         f.fail("nvswitch_gbps_per_gpu", s.intra_node == "nvswitch"
                                             ? "must be positive when intra_node is \"nvswitch\""
                                             : "only for intra_node \"nvswitch\"");
+    if (s.nvlink_domain_nodes > 1 && s.intra_node != "nvswitch")
+        f.fail("nvlink_domain_nodes", "an NVLink domain wider than a node needs NVLink switches "
+                                      "(intra_node \"nvswitch\")");
+    if (s.nvlink_domain_nodes > s.max_nodes)
+        f.fail("nvlink_domain_nodes", std::to_string(s.nvlink_domain_nodes) +
+                                          " nodes in one NVLink domain, but max_nodes is " +
+                                          std::to_string(s.max_nodes));
 
     s.pcie_gen = f.integer("pcie_gen", 1, 7);
     s.gpus_per_pcie_switch = f.integer("gpus_per_pcie_switch", 1, s.gpus_per_node);

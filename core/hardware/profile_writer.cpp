@@ -31,6 +31,8 @@ nlohmann::ordered_json gpuProfileJson(const GpuProfile& g) {
     j["sm_count"] = g.sm_count;
     j["fp32_lanes_per_sm"] = g.fp32_lanes_per_sm;
     j["boost_clock_mhz"] = g.boost_clock_mhz;
+    if (g.sustained_clock_mhz > 0)
+        j["sustained_clock_mhz"] = g.sustained_clock_mhz;
     j["fp32_tflops"] = g.fp32_tflops;
     j["tf32_tflops"] = g.tf32_tflops;
     j["fp16_tensor_tflops"] = g.fp16_tensor_tflops;
@@ -45,6 +47,10 @@ nlohmann::ordered_json gpuProfileJson(const GpuProfile& g) {
     j["nvlink_links"] = g.nvlink_links;
     j["nvlink_gbps_per_link"] = g.nvlink_gbps_per_link;
     j["tdp_watts"] = g.tdp_watts;
+    if (g.cpu_link != "pcie") {
+        j["cpu_link"] = g.cpu_link;
+        j["cpu_link_gbps"] = g.cpu_link_gbps;
+    }
     j["form_factor"] = g.form_factor;
     if (g.usd_per_gpu_hour) {
         j["usd_per_gpu_hour"] = *g.usd_per_gpu_hour;
@@ -83,6 +89,8 @@ nlohmann::ordered_json systemProfileJson(const SystemProfile& s) {
     j["nvswitch_gbps_per_gpu"] = s.nvswitch_gbps_per_gpu;
     if (s.nvlink_sharp)
         j["nvlink_sharp"] = true;
+    if (s.nvlink_domain_nodes > 1)
+        j["nvlink_domain_nodes"] = s.nvlink_domain_nodes;
     j["pcie_gen"] = s.pcie_gen;
     j["gpus_per_pcie_switch"] = s.gpus_per_pcie_switch;
     j["pcie_gbps"] = s.pcie_gbps;

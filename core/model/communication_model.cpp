@@ -193,6 +193,14 @@ struct ServerPath {
 
 // `aggregate`: each node first sums its GPUs' gradients (distributed-replicated), so it
 // pushes one gradient (each GPU its 1/G shard of the sum) instead of one per GPU.
+// A node's GPUs to its host: over the PCIe tree, or each over its own NVLink-C2C link to
+// the CPU of its superchip.
+double hostLinkMs(const Scenario& s, int gpus, double bytes, double efficiency) {
+    if (s.gpu.cpu_link == "nvlink-c2c" && s.gpu.cpu_link_gbps > 0)
+        return gpus >= 1 && bytes > 0 ? bytes * msPerByte(s.gpu.cpu_link_gbps) / efficiency : 0.0;
+    return hostPcieMs(s.system, gpus, bytes, efficiency);
+}
+
 ServerPath serverPath(const Scenario& s, int m, int g, bool aggregate) {
     const SoftwareProfile& sw = s.software;
     const Fabric net = fabricOf(s, m, g);
@@ -202,7 +210,7 @@ ServerPath serverPath(const Scenario& s, int m, int g, bool aggregate) {
     ServerPath path;
     // Over PCIe to the host, all of the node's GPUs at once.
     path.push_ms_per_byte =
-        hostPcieMs(s.system, g, aggregate ? kProbeBytes / g : kProbeBytes, sw.memcpy_efficiency) /
+        hostLinkMs(s, g, aggregate ? kProbeBytes / g : kProbeBytes, sw.memcpy_efficiency) /
         kProbeBytes;
     path.latency_ms = net.base_ms;
     if (m > 1) {
@@ -244,7 +252,7 @@ ServerPath serverPath(const Scenario& s, int m, int g, bool aggregate) {
     if (aggregate)
         path.pull_ms_per_byte =
             std::max(path.pull_ms_per_byte,
-                     hostPcieMs(s.system, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes);
+                     hostLinkMs(s, g, kProbeBytes, sw.memcpy_efficiency) / kProbeBytes);
     // A server reads every gradient pushed to it, then reads and writes its parameters and
     // their optimizer state.
     const double update_passes = m * pushes + 2.0 + 2.0 * sw.optimizer_state_bytes_per_param / 4.0;

@@ -384,12 +384,19 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
     const double issue_share = gpu.fp32_lanes_per_sm > kIssueLanesPerSm
                                    ? static_cast<double>(kIssueLanesPerSm) / gpu.fp32_lanes_per_sm
                                    : 1.0;
+    // Spec-sheet peaks are at the boost clock; a GPU held lower by its power limit computes
+    // in proportion (memory runs on its own clock). Measured peaks already ran at the clock.
+    const double clock = gpu.sustained_clock_mhz > 0 && gpu.boost_clock_mhz > 0
+                             ? std::min(1.0, gpu.sustained_clock_mhz / gpu.boost_clock_mhz)
+                             : 1.0;
     const bool measured_fp32 = cal && gpu.measured_fp32_tflops > 0;
-    const double fp32 = measured_fp32 ? gpu.measured_fp32_tflops : gpu.fp32_tflops * issue_share;
+    const double fp32 =
+        measured_fp32 ? gpu.measured_fp32_tflops : gpu.fp32_tflops * issue_share * clock;
+    const double fp16_lanes = gpu.fp16_tflops * clock;
     // A measured tensor rate is what the calibrator's GEMM reached; a spec-sheet one is
     // scaled down to what the vendor library's best GEMM reaches on the architecture.
     auto tensorRate = [&](double measured, double spec, double gemm_efficiency) {
-        return cal && measured > 0 ? measured : spec * gemm_efficiency;
+        return cal && measured > 0 ? measured : spec * gemm_efficiency * clock;
     };
     const double share = tensorCoreShare(gpu, sw, precision);
     double gemm = fp32;
@@ -408,14 +415,13 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
                                   gpu.tensor_gemm_efficiency);
         tensor = true;
         r.fp32_fallback_efficiency = sw.conv_efficiency;
-    } else if (precision == Precision::AMP && gpu.fp16_tflops > fp32) {
-        gemm = gpu.fp16_tflops; // P100: paired FP16 on the FP32 lanes
+    } else if (precision == Precision::AMP && fp16_lanes > fp32) {
+        gemm = fp16_lanes; // P100: paired FP16 on the FP32 lanes
     }
     r.vector_flop_per_ms = fp32 * kFlopPerMsPerTflops;
     // Depthwise kernels compute on the vector lanes whatever the precision, two FP16 values a
     // lane under 16-bit precisions (half2) where the GPU pairs them.
-    const double half_lanes =
-        halfPrecision(precision) && gpu.fp16_tflops > fp32 ? gpu.fp16_tflops : fp32;
+    const double half_lanes = halfPrecision(precision) && fp16_lanes > fp32 ? fp16_lanes : fp32;
     r.depthwise_flop_per_ms = half_lanes * sw.depthwise_efficiency * kFlopPerMsPerTflops;
     r.gemm_flop_per_ms = gemm * kFlopPerMsPerTflops;
     r.tensor_cores = tensor;

@@ -25,6 +25,8 @@ constexpr double kPcie3X16Gbps = 15.75; // per direction, before the host's own 
 constexpr int64_t kFp32Bytes = 4;
 
 double hostLinkGbps(const Scenario& s) {
+    if (s.gpu.cpu_link == "nvlink-c2c" && s.gpu.cpu_link_gbps > 0)
+        return s.gpu.cpu_link_gbps;
     if (s.system.pcie_gbps > 0)
         return s.system.pcie_gbps;
     return kPcie3X16Gbps * std::pow(2.0, std::clamp(s.gpu.pcie_gen, 1, 6) - 3) *
@@ -339,12 +341,61 @@ SystemProfile overItsPcie(SystemProfile system) {
     return system;
 }
 
+// How many of the scenario's nodes one NVLink domain joins (GB200 NVL72: up to 18 trays):
+// the largest divisor of the node count within the domain, as a scheduler fills racks
+// evenly. 1 where the domain is a node. A hybrid run splits its FC layers across a node's
+// GPUs, and a pipeline maps stages onto nodes: a domain keeps their meaning only where
+// its GPU count still divides as the scenario's node did. Only NCCL crosses the domain's
+// NVLink between trays (NVIDIA's multi-node NVLink is a NCCL transport); parameter servers
+// live in the hosts' memory, and each tray keeps its own host and OS, so their traffic
+// still takes the NICs.
+int nodesPerDomain(const Scenario& s) {
+    const int domain = std::min(s.system.nvlink_domain_nodes, s.nodes);
+    if (domain <= 1 || s.parallel == ParallelStrategy::Hybrid)
+        return 1;
+    if (s.sync != SyncStrategy::AllreduceNccl && s.sync != SyncStrategy::None)
+        return 1;
+    int per = domain;
+    while (s.nodes % per != 0)
+        --per;
+    if (s.parallel == ParallelStrategy::Pipeline) {
+        const int p = s.pipeline_stages;
+        const int g = s.gpus_per_node * per;
+        if (p <= g ? g % p != 0 : p % g != 0)
+            return 1;
+    }
+    return per;
+}
+
+// Nodes of one NVLink domain as one node of their GPUs, NICs, CPUs and host links: inside
+// it every GPU reaches every other through the NVLink switches, and only traffic between
+// domains takes the network.
+Scenario oneNodePerDomain(const Scenario& s, int per) {
+    Scenario d = s;
+    d.nodes = s.nodes / per;
+    d.gpus_per_node = s.gpus_per_node * per;
+    SystemProfile& y = d.system;
+    y.gpus_per_node *= per;
+    y.max_nodes = std::max(1, y.max_nodes / per);
+    y.nvlink_domain_nodes = 1;
+    y.nics_per_node *= per;
+    y.cpu_cores_per_node *= per;
+    y.cpu_threads_per_node *= per;
+    y.cpu_sockets *= per;
+    y.host_pcie_gbps *= per;
+    y.cpu_memory_bandwidth_gbps *= per;
+    y.host_watts_per_node *= per;
+    return d;
+}
+
 Prediction predictChecked(const Scenario& s, const LayerPassTable& table, PredictDetail detail) {
     if (gpuLacksTheSystemsNvlink(s)) {
         Scenario pcie = s;
         pcie.system = overItsPcie(s.system);
         return predictChecked(pcie, table, detail);
     }
+    if (const int per = nodesPerDomain(s); per > 1)
+        return predictChecked(oneNodePerDomain(s, per), table, detail);
     switch (s.parallel) {
     case ParallelStrategy::Data:
         break;

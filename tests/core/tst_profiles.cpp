@@ -318,6 +318,14 @@ class TestProfiles : public QObject {
         QTest::newRow("like an unknown one")
             << "{\"architecture\": \"Rubin\", \"like\": \"Feynman\"}"
             << "like";
+        QTest::newRow("sustained above boost") << "{\"sustained_clock_mhz\": 2000}"
+                                               << "sustained_clock_mhz";
+        QTest::newRow("unknown CPU link") << "{\"cpu_link\": \"cxl\"}"
+                                          << "cpu_link";
+        QTest::newRow("C2C without a rate") << "{\"cpu_link\": \"nvlink-c2c\"}"
+                                            << "cpu_link_gbps";
+        QTest::newRow("a rate on PCIe") << "{\"cpu_link_gbps\": 450}"
+                                        << "cpu_link_gbps";
     }
 
     void anUnknownArchitectureListsTheKnownOnes() {
@@ -387,6 +395,13 @@ class TestProfiles : public QObject {
         QTest::newRow("card bridged twice") << "workstation-pcie4"
                                             << "{\"nvlink_pairs\": [[0, 1, 4], [1, 2, 4]]}"
                                             << "nvlink_pairs[1]";
+        QTest::newRow("domain without switches") << "workstation-pcie4"
+                                                 << "{\"nvlink_domain_nodes\": 2}"
+                                                 << "nvlink_domain_nodes";
+        QTest::newRow("domain wider than the nodes")
+            << "dgx-a100"
+            << "{\"max_nodes\": 4, \"nvlink_domain_nodes\": 8}"
+            << "nvlink_domain_nodes";
         QTest::newRow("pairs on nvswitch") << "dgx-a100"
                                            << "{\"nvlink_pairs\": [[0, 1, 1]]}"
                                            << "nvlink_pairs";
