@@ -86,7 +86,7 @@ class Plan : public QObject {
             QVERIFY(qFuzzyCompare(*p.cost_usd, p.hours * p.totalGpus() * *gpu.usd_per_gpu_hour));
         }
         QVERIFY(priced > 0);
-        QVERIFY(unpriced > 0); // t4 and gtx1080 ship without a price
+        QVERIFY(unpriced > 0); // gtx1080 ships without a price
     }
 
     void energyIsBusyBoardPowerPlusHostPower() {

@@ -36,7 +36,7 @@ PlanDataPtr smallPlan() {
     data->inputs.network = QStringLiteral("resnet18");
     PlanRequest& r = data->request;
     PlanHardwareChoice choice;
-    choice.gpus = {"v100-sxm2-16gb", "a100-sxm4-80gb", "t4"};
+    choice.gpus = {"v100-sxm2-16gb", "a100-sxm4-80gb", "rtx3090"};
     choice.systems = {"dgx1-v100", "dgx-a100", "workstation-pcie4"};
     loadPlanHardware(choice, r);
     r.software = loadSoftwareProfile("pytorch");
@@ -71,7 +71,7 @@ class TestPlanView : public QObject {
         const PlanChart chart = planChart(*m_plan, choices, QSize(800, 500));
         QVERIFY(pointsOn(chart) > 0);
         QVERIFY(pointsOn(chart) <= m_plan->candidates.size());
-        QVERIFY(chart.unpriced_candidates > 0); // the T4 ships without a price
+        QVERIFY(chart.unpriced_candidates > 0); // the RTX 3090 ships without a price
         QCOMPARE(chart.unpriced_gpus.size(), std::size_t{1});
         for (const auto& series : chart.by_gpu) {
             QCOMPARE(static_cast<std::size_t>(series.points.size()), series.candidates.size());
