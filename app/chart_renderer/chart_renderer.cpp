@@ -2,15 +2,15 @@
 // timeline rendered headless, for reports and scripts.
 #include "chart_renderer/chart_renderer.h"
 
-#include "charts.h"
-#include "exporters.h"
-#include "layer_chart.h"
-#include "main_window.h"
-#include "plan_view.h"
-#include "predictor.h"
-#include "settings_from_choices.h"
-#include "timeline_view.h"
+#include "charts/charts.h"
+#include "charts/layer_chart.h"
+#include "export/exporters.h"
+#include "planner/plan_view.h"
+#include "prediction/predictor.h"
+#include "scenario/settings_from_choices.h"
+#include "timeline/timeline_view.h"
 #include "util/error.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 

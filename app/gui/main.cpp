@@ -1,13 +1,13 @@
 // iterscope: the desktop what-if analyzer (DESIGN.md "Interfaces"):
 //   iterscope [--network NETWORK] [scenario flags] [--window-size WxH] [--screenshot FILE.png]
-#include "main_window.h"
-#include "plan_view.h"
-#include "profile_editor.h"
-#include "settings_from_choices.h"
+#include "planner/plan_view.h"
+#include "profile_editor/profile_editor.h"
+#include "scenario/settings_from_choices.h"
+#include "window/main_window.h"
 
-#include "exporters.h"
+#include "export/exporters.h"
 #include "options/scenario_options.h"
-#include "summary_panel.h"
+#include "summary/summary_panel.h"
 #include "util/error.h"
 
 #include <QApplication>

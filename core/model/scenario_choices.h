@@ -1,6 +1,6 @@
 // A scenario as a person states it: ids, paths and numbers as text, before anything is
 // loaded. The CLI binds its flags to one (app/options), the GUI turns one into its own
-// settings (ui/settings_from_choices.h); neither needs to know the other.
+// settings (ui/scenario/settings_from_choices.h); neither needs to know the other.
 #pragma once
 
 #include <cstdint>

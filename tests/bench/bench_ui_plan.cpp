@@ -4,9 +4,9 @@
 // the chart has taken the new selection and the window has painted it. Prints the median and
 // the 95th percentile. With --screenshot FILE.png it also writes the window, Plan tab in
 // front, as it looks once the plan is shown (to look at the tab inside the window).
-#include "exporters.h"
-#include "main_window.h"
-#include "plan_view.h"
+#include "export/exporters.h"
+#include "planner/plan_view.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QDoubleSpinBox>

@@ -8,8 +8,8 @@
 //     queued, processed as the event loop would);
 // and, apart, the worker's own time and what a forced repaint of the whole window costs.
 // Prints medians and 95th percentiles.
-#include "main_window.h"
-#include "predictor.h"
+#include "prediction/predictor.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

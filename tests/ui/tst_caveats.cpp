@@ -4,12 +4,12 @@
 // network says so where it is read.
 #include "cli_runner.h"
 
-#include "banner.h"
-#include "layer_table_model.h"
-#include "main_window.h"
-#include "measured_run.h"
-#include "predictor.h"
-#include "summary_panel.h"
+#include "layers/layer_table_model.h"
+#include "prediction/measured_run.h"
+#include "prediction/predictor.h"
+#include "summary/summary_panel.h"
+#include "window/banner.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QJsonDocument>

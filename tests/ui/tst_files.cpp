@@ -2,14 +2,14 @@
 // every save and export dialog adds the chosen type's suffix and what it wrote opens
 // again; a session opens whatever its name; a chart exported from a hidden tab leaves the
 // tabs alone and names its scenario; Open Recent keeps only files that opened.
-#include "charts.h"
-#include "exporters.h"
+#include "charts/charts.h"
+#include "charts/layer_chart.h"
+#include "export/exporters.h"
 #include "file_dialog_driver.h"
-#include "file_dialogs.h"
-#include "layer_chart.h"
-#include "main_window.h"
-#include "recent_files.h"
-#include "scenario_panel.h"
+#include "scenario/scenario_panel.h"
+#include "window/file_dialogs.h"
+#include "window/main_window.h"
+#include "window/recent_files.h"
 
 #include <QAction>
 #include <QApplication>

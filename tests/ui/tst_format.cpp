@@ -1,6 +1,6 @@
 // Figures as every view shows them (ui/format.h): three digits in the unit that reads best,
 // never four digits where the next unit has room ("1.00 ms", not "1000 µs", issue 20 item 11).
-#include "format.h"
+#include "widgets/format.h"
 
 #include <QTest>
 

@@ -1,15 +1,15 @@
 // The main window end to end with the real model: controls drive the summary, the newest
 // request wins, sessions round-trip, every network file type opens, selection syncs and
 // every export writes a valid file.
-#include "chart_legend.h"
-#include "charts.h"
-#include "exporters.h"
-#include "layer_chart.h"
-#include "layer_table_model.h"
-#include "main_window.h"
-#include "scenario_panel.h"
-#include "summary_panel.h"
-#include "timeline_view.h"
+#include "charts/chart_legend.h"
+#include "charts/charts.h"
+#include "charts/layer_chart.h"
+#include "export/exporters.h"
+#include "layers/layer_table_model.h"
+#include "scenario/scenario_panel.h"
+#include "summary/summary_panel.h"
+#include "timeline/timeline_view.h"
+#include "window/main_window.h"
 
 #include "io/network_json.h"
 #include "network/zoo.h"

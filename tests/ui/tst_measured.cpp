@@ -2,17 +2,17 @@
 // prediction (summary, layer table, timeline, scaling chart), a measurements CSV drawn on
 // the scaling charts, a fitted software profile opened as the software, and the harness
 // (layout, data) as a choice of its own.
-#include "banner.h"
-#include "charts.h"
-#include "layer_table_model.h"
-#include "main_window.h"
-#include "measured_run.h"
-#include "predictor.h"
-#include "scenario_panel.h"
-#include "session.h"
-#include "settings_from_choices.h"
-#include "summary_panel.h"
-#include "timeline_view.h"
+#include "charts/charts.h"
+#include "layers/layer_table_model.h"
+#include "prediction/measured_run.h"
+#include "prediction/predictor.h"
+#include "scenario/scenario_panel.h"
+#include "scenario/settings_from_choices.h"
+#include "session/session.h"
+#include "summary/summary_panel.h"
+#include "timeline/timeline_view.h"
+#include "window/banner.h"
+#include "window/main_window.h"
 
 #include "gzip_bytes.h"
 #include "training_trace.h"

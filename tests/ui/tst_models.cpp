@@ -1,9 +1,9 @@
 // The layer table model over a hand-made Prediction: structure under
 // QAbstractItemModelTester, totals that stay last whatever the sort, filtering, CSV.
-#include "charts.h"
-#include "exporters.h"
-#include "layer_table_model.h"
-#include "layer_tree.h"
+#include "charts/charts.h"
+#include "export/exporters.h"
+#include "layers/layer_table_model.h"
+#include "layers/layer_tree.h"
 
 #include "network/analysis.h"
 #include "network/zoo.h"

@@ -2,13 +2,13 @@
 // micro-batches and schedule controls are enabled only where they apply and carry their
 // values through settings, sessions and undo; the memory bar shows what sharding saves;
 // the timeline has a block of rows per pipeline stage, fast enough for a slider.
-#include "main_window.h"
-#include "memory_bar.h"
-#include "predictor.h"
-#include "scenario_history.h"
-#include "scenario_panel.h"
-#include "summary_panel.h"
-#include "timeline_view.h"
+#include "prediction/predictor.h"
+#include "scenario/scenario_history.h"
+#include "scenario/scenario_panel.h"
+#include "summary/memory_bar.h"
+#include "summary/summary_panel.h"
+#include "timeline/timeline_view.h"
+#include "window/main_window.h"
 
 #include <QComboBox>
 #include <QSpinBox>

@@ -1,7 +1,7 @@
 // The layer table's cell painter: text where the model's alignment puts it, elided inside
 // its cell, in the model's colour. Checked on the pixels it paints.
-#include "plain_text_delegate.h"
-#include "static_text_cache.h"
+#include "widgets/plain_text_delegate.h"
+#include "widgets/static_text_cache.h"
 
 #include <QApplication>
 #include <QImage>

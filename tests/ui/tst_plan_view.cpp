@@ -1,11 +1,11 @@
 // The Plan tab (issue 15): the chart shows every priced candidate, the constraints re-select
 // without predicting again, the training length scales time and cost, hovering tells the
 // energy, clicking a point makes it the scenario, and the tab exports like the other charts.
-#include "exporters.h"
-#include "main_window.h"
-#include "plan_points_item.h"
-#include "plan_view.h"
-#include "scenario_panel.h"
+#include "export/exporters.h"
+#include "planner/plan_points_item.h"
+#include "planner/plan_view.h"
+#include "scenario/scenario_panel.h"
+#include "window/main_window.h"
 
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"

@@ -3,13 +3,13 @@
 // GPU is in the GPU box at once and marked as the user's, predicts in the GUI exactly as
 // the same JSON does through the CLI, and a session naming a deleted GPU waits behind the
 // locate-or-choose banner.
-#include "banner.h"
 #include "cli_runner.h"
-#include "main_window.h"
-#include "predictor.h"
-#include "profile_editor.h"
-#include "scenario_panel.h"
-#include "session.h"
+#include "prediction/predictor.h"
+#include "profile_editor/profile_editor.h"
+#include "scenario/scenario_panel.h"
+#include "session/session.h"
+#include "window/banner.h"
+#include "window/main_window.h"
 
 #include "hardware/profile_loader.h"
 #include "hardware/user_profiles.h"

@@ -1,15 +1,15 @@
 // Reading the window (issue 14, items 3, 5, 7, 8 and 9): short layer names, words instead
 // of ids, caveats beside the answer, sorting and filtering that say what they do, point
 // tooltips on the charts, help that works offline, and a timeline click that stays put.
-#include "charts.h"
-#include "help_viewer.h"
-#include "layer_chart.h"
-#include "layer_names.h"
-#include "layer_table_model.h"
-#include "main_window.h"
-#include "scenario_panel.h"
-#include "summary_panel.h"
-#include "timeline_view.h"
+#include "charts/charts.h"
+#include "charts/layer_chart.h"
+#include "layers/layer_names.h"
+#include "layers/layer_table_model.h"
+#include "scenario/scenario_panel.h"
+#include "summary/summary_panel.h"
+#include "timeline/timeline_view.h"
+#include "window/help_viewer.h"
+#include "window/main_window.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,20 +3,20 @@
 // layers chart, exports that are the chart alone with its title and caption, and the
 // polish around them (waits in the timeline, stale figures dimmed, a GPU its system cannot
 // hold, the layer table's filter on a new network).
-#include "charts.h"
-#include "elided_label.h"
-#include "exporters.h"
-#include "format.h"
-#include "layer_chart.h"
-#include "layer_names.h"
-#include "layer_table_model.h"
-#include "main_window.h"
-#include "memory_bar.h"
-#include "plan_view.h"
-#include "scenario_label.h"
-#include "scenario_panel.h"
-#include "summary_panel.h"
-#include "timeline_view.h"
+#include "charts/charts.h"
+#include "charts/layer_chart.h"
+#include "export/exporters.h"
+#include "layers/layer_names.h"
+#include "layers/layer_table_model.h"
+#include "planner/plan_view.h"
+#include "scenario/scenario_label.h"
+#include "scenario/scenario_panel.h"
+#include "summary/memory_bar.h"
+#include "summary/summary_panel.h"
+#include "timeline/timeline_view.h"
+#include "widgets/elided_label.h"
+#include "widgets/format.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QComboBox>

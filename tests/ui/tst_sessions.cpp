@@ -2,13 +2,13 @@
 // network has moved leaves the window and the file as they were until the user chooses
 // (locate the network, or open without it), one opened without it is never written back
 // over the file, and the Plan tab's training length and constraints travel with it.
-#include "banner.h"
-#include "charts.h"
+#include "charts/charts.h"
 #include "file_dialog_driver.h"
-#include "main_window.h"
-#include "plan_view.h"
-#include "scenario_panel.h"
-#include "session.h"
+#include "planner/plan_view.h"
+#include "scenario/scenario_panel.h"
+#include "session/session.h"
+#include "window/banner.h"
+#include "window/main_window.h"
 
 #include <QAction>
 #include <QFile>

@@ -1,11 +1,11 @@
 // The window on a laptop screen (issue 14, items 2 and 4): it fits 1280×720, the table
 // keeps the columns that matter in view, small charts shed labels, and nothing in the
 // scenario column moves while a slider is dragged.
-#include "charts.h"
-#include "layer_table_model.h"
-#include "main_window.h"
-#include "scenario_panel.h"
-#include "summary_panel.h"
+#include "charts/charts.h"
+#include "layers/layer_table_model.h"
+#include "scenario/scenario_panel.h"
+#include "summary/summary_panel.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QDockWidget>

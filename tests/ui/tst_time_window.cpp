@@ -1,6 +1,6 @@
 // The timeline's time <-> pixel maths: mapping, zoom around the cursor, pan, clamping and
 // tick steps, data-driven.
-#include "time_window.h"
+#include "timeline/time_window.h"
 
 #include <QTest>
 

@@ -1,9 +1,9 @@
 // Undo and redo of scenario changes (issue 14, item 9): each change is one step, a slider
 // drag is one step however many values it passed, and a network that did not open leaves
 // no step behind.
-#include "main_window.h"
-#include "scenario_history.h"
-#include "scenario_panel.h"
+#include "scenario/scenario_history.h"
+#include "scenario/scenario_panel.h"
+#include "window/main_window.h"
 
 #include <QAction>
 #include <QComboBox>
