@@ -13,6 +13,7 @@ packages=(
     fonts-dejavu-core          # offscreen rendering needs a font for labels
     clang libclang-rt-14-dev   # libFuzzer targets
     appstream dpkg-dev file    # metainfo validation and .deb packaging checks
+    poppler-utils              # tests read reports back (pdftotext) and render them (pdftoppm)
 )
 
 missing=()

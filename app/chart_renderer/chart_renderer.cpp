@@ -2,13 +2,11 @@
 // timeline rendered headless, for reports and scripts.
 #include "chart_renderer/chart_renderer.h"
 
-#include "charts/charts.h"
-#include "charts/layer_chart.h"
+#include "export/chart_exports.h"
 #include "export/exporters.h"
 #include "planner/plan_view.h"
 #include "prediction/predictor.h"
 #include "scenario/settings_from_choices.h"
-#include "timeline/timeline_view.h"
 #include "util/error.h"
 #include "window/main_window.h"
 
@@ -44,23 +42,20 @@ void render(const ChartRenderRequest& request) {
 
     const std::string kind = request.kind;
     std::unique_ptr<QWidget> widget;
+    QString heading;
+    // The charts as File › Export draws them: a fixed size, the light theme.
+    const auto chart = [&](ui::ExportChart which) {
+        ui::ExportChartContent content;
+        content.result = result;
+        heading = ui::exportHeading(which);
+        return ui::chartForExport(which, content);
+    };
     if (kind == "scaling") {
-        auto charts = std::make_unique<ui::ScalingChartsView>();
-        charts->setResult(result);
-        charts->setTitlesForced(true);
-        charts->resize(1400, 620);
-        widget = std::move(charts);
+        widget = chart(ui::ExportChart::Scaling);
     } else if (kind == "timeline") {
-        auto timeline = std::make_unique<ui::TimelineView>();
-        timeline->setResult(result);
-        timeline->resize(1600, timeline->sizeHint().height()); // no empty band below the rows
-        widget = std::move(timeline);
+        widget = chart(ui::ExportChart::Timeline);
     } else if (kind == "layers") {
-        auto layers = std::make_unique<ui::LayerChartView>();
-        layers->setResult(result);
-        layers->setTitlesForced(true);
-        layers->resize(1100, 640);
-        widget = std::move(layers);
+        widget = chart(ui::ExportChart::Layers);
     } else if (kind == "plan") {
         auto plan = std::make_unique<ui::PlanView>();
         plan->setScenario(settings);
@@ -90,9 +85,11 @@ void render(const ChartRenderRequest& request) {
         throw InputError("--kind: unknown chart '" + kind +
                          "' (scaling, timeline, layers or plan)");
     }
-    widget->setAttribute(Qt::WA_DontShowOnScreen);
-    widget->show();
-    QCoreApplication::processEvents();
+    if (kind == "plan") {
+        widget->setAttribute(Qt::WA_DontShowOnScreen);
+        widget->show();
+        QCoreApplication::processEvents();
+    }
     QString error;
     // The scenario as caption under the chart, as File › Export writes it.
     QString caption = ui::labelText(result->label);
@@ -102,7 +99,12 @@ void render(const ChartRenderRequest& request) {
         caption = plan->exportCaption();
         target = plan->exportTarget();
     }
-    if (!ui::exportWidget(target, out, &error, request.scale, caption, caption))
+    ui::ExportOptions options;
+    options.scale = request.scale;
+    options.title = caption;
+    options.caption = caption;
+    options.heading = heading;
+    if (!ui::exportWidget(target, out, &error, options))
         throw InputError(error.toStdString());
 }
 

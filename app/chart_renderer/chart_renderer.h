@@ -39,4 +39,21 @@ using ChartRenderFunction = int (*)(const ChartRenderRequest* request, char* err
 inline constexpr const char* kChartRendererSymbol = "iterscope_render_chart_v1";
 inline constexpr const char* kChartRendererFile = "iterscope-chart-renderer.so";
 
+// `iterscope-cli report`: the whole report document, drawn by the same module.
+struct ReportRenderRequest {
+    const ScenarioFlags* flags = nullptr;
+    // The scenario flags given on the command line ("--gpu", ...), ended by a null: with a
+    // session they replace its choices, every other choice is the session's.
+    const char* const* given_flags = nullptr;
+    const char* session = "";               // .iterscope file; "": the flags alone
+    const char* page = "a4";                // a4 or letter (PDF only)
+    const char* out = "";                   // .pdf or .html
+    const PlanChartRequest* plan = nullptr; // plan flags; each one set replaces the session's
+    const char* measurements = "";          // a measurements CSV (validation format); "": none
+    const char* trace = "";                 // a PyTorch profiler trace; "": none
+};
+using ReportRenderFunction = int (*)(const ReportRenderRequest* request, char* error,
+                                     std::size_t error_size);
+inline constexpr const char* kReportRendererSymbol = "iterscope_render_report_v1";
+
 } // namespace iterscope

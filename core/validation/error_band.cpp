@@ -287,6 +287,11 @@ BandChoice chooseBand(const ErrorBands& bands, const Scenario& s, bool explain) 
 
 } // namespace
 
+const ErrorClass* errorClassFor(const ErrorBands& bands, const Scenario& s) {
+    const BandChoice b = chooseBand(bands, s, false);
+    return b.own ? nullptr : b.cls;
+}
+
 double errorBandHalfWidthLog(const ErrorBands& bands, const Scenario& s) {
     return chooseBand(bands, s, false).half_width_log;
 }

@@ -92,5 +92,9 @@ ErrorBand errorBandFor(const ErrorBands& bands, const Scenario& scenario);
 // The same band's half-width in log space alone (0: no band known), without the basis text:
 // for the planner, which judges tens of thousands of candidates.
 double errorBandHalfWidthLog(const ErrorBands& bands, const Scenario& scenario);
+// The class of held-out published rows the scenario's band comes from, for a report's
+// "measured accuracy of this kind of prediction"; null where the band is the software
+// profile's own (its rows are the user's) or no bands are known.
+const ErrorClass* errorClassFor(const ErrorBands& bands, const Scenario& scenario);
 
 } // namespace iterscope

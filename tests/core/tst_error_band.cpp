@@ -87,6 +87,25 @@ class ErrorBandTest : public QObject {
         QCOMPARE(errorBandFor(ErrorBands{}, scenario("Hopper", Precision::AMP, 8)).rows, 0);
     }
 
+    void theClassBehindABandIsTheOneItsRowsCountCameFrom() {
+        std::vector<ErrorBandRow> rows = sixAmpereRows();
+        rows.push_back({"Volta", "half", BandScale::OneGpu, 0.4});
+        const ErrorBands b = bandsOf(rows);
+        const Scenario s = scenario("Ampere", Precision::AMP, 1);
+        const ErrorClass* c = errorClassFor(b, s);
+        QVERIFY(c);
+        QCOMPARE(c->architecture, std::string("Ampere"));
+        QCOMPARE(c->rows, errorBandFor(b, s).rows);
+        QVERIFY(c->rms_log > 0);
+        // A profile's own band is the user's rows, not a published class.
+        Scenario own = s;
+        own.software.error_band.rows = 8;
+        own.software.error_band.half_width_log = 0.03;
+        own.software.error_band.architectures = {"Ampere"};
+        QVERIFY(!errorClassFor(b, own));
+        QVERIFY(!errorClassFor(ErrorBands{}, s));
+    }
+
     void aBandIsNeverNarrowerThanTheRunToRunSpread() {
         std::vector<ErrorBandRow> rows;
         for (int i = 0; i < 8; ++i)

@@ -4,6 +4,7 @@
 // tabs alone and names its scenario; Open Recent keeps only files that opened.
 #include "charts/charts.h"
 #include "charts/layer_chart.h"
+#include "export/chart_exports.h"
 #include "export/exporters.h"
 #include "file_dialog_driver.h"
 #include "scenario/scenario_panel.h"
@@ -166,14 +167,15 @@ class TestFiles : public QObject {
         QString error;
         QVERIFY2(w.exportViewTo(w.layerChart(), path("hidden.png"), &error), qPrintable(error));
         QCOMPARE(w.viewTabs()->currentWidget(), static_cast<QWidget*>(w.scalingCharts()));
-        // The picture: the chart at the visible tab's size, and the caption band below it.
+        // The picture: the chart at the export size whatever the window, and the caption
+        // band below it, as wide as the chart.
         const QImage image(path("hidden.png"));
-        const QSize chart = w.viewTabs()->currentWidget()->size();
-        // The stand-in has the visible tab's size, and so its width for the caption.
-        const int caption = captionHeight(w.scalingCharts(), labelText(w.currentResult()->label));
+        QWidget probe;
+        probe.resize(kChartExportSize);
+        const int caption = captionHeight(&probe, labelText(w.currentResult()->label));
         QVERIFY(caption > 0);
-        QCOMPARE(image.width(), chart.width() * 2);
-        QCOMPARE(image.height(), (chart.height() + caption) * 2);
+        QCOMPARE(image.width(), kChartExportSize.width() * 2);
+        QCOMPARE(image.height(), (kChartExportSize.height() + caption) * 2);
     }
 
     void openRecentKeepsOnlyFilesThatOpened() {

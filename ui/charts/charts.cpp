@@ -1,6 +1,7 @@
 #include "charts/charts.h"
 
 #include "charts/chart_legend.h"
+#include "charts/curve_values.h"
 
 #include "timeline/time_window.h"
 #include "widgets/format.h"
@@ -9,7 +10,10 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QGraphicsRectItem>
+#include <QHeaderView>
 #include <QHelpEvent>
+#include <QTableWidget>
+#include <QToolButton>
 #include <QToolTip>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
@@ -20,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace iterscope::ui {
 namespace {
@@ -84,8 +89,8 @@ bool isDarkPalette(const QPalette& palette) {
 
 ScalingChartsView::ScalingChartsView(QWidget* parent)
     : QWidget(parent) {
-    m_gpu = makeChart(tr("Scaling with GPU count"), tr("GPUs in total (log₂)"));
-    m_batch = makeChart(tr("Scaling with batch per GPU"), tr("Batch per GPU (log₂)"));
+    m_gpu = makeChart(tr("Scaling with GPU count"), tr("GPUs in total (log₂)"), true);
+    m_batch = makeChart(tr("Scaling with batch per GPU"), tr("Batch per GPU (log₂)"), false);
     m_gpu_view = new QChartView(m_gpu.chart, this);
     m_batch_view = new QChartView(m_batch.chart, this);
     // The marker is no series: it follows the plot area when the chart is laid out again.
@@ -111,16 +116,45 @@ ScalingChartsView::ScalingChartsView(QWidget* parent)
     charts->setObjectName(QStringLiteral("chartsLayout"));
     charts->addWidget(m_gpu_view);
     charts->addWidget(m_batch_view);
+    // The plotted values on demand: hovering tells one point, a report needs them all.
+    m_values_button = new QToolButton(this);
+    m_values_button->setObjectName(QStringLiteral("showValues"));
+    m_values_button->setText(tr("Values"));
+    m_values_button->setCheckable(true);
+    m_values_button->setToolTip(tr("Show the plotted values as tables under the charts"));
+    connect(m_values_button, &QToolButton::toggled, this, &ScalingChartsView::setValuesShown);
+    m_values = new QWidget(this);
+    auto* tables = new QHBoxLayout(m_values);
+    tables->setContentsMargins(0, 0, 0, 0);
+    for (QTableWidget** table : {&m_gpu_values, &m_batch_values}) {
+        *table = new QTableWidget(m_values);
+        (*table)->verticalHeader()->hide();
+        (*table)->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        (*table)->setMinimumHeight(80);
+        tables->addWidget(*table);
+    }
+    m_values->setMaximumHeight(220);
+    m_values->hide();
+    auto* legend_row = new QHBoxLayout;
+    legend_row->setContentsMargins(0, 0, 0, 0);
+    legend_row->addWidget(m_legend, 1);
+    legend_row->addWidget(m_values_button, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(charts, 1);
-    layout->addWidget(m_legend);
+    layout->addLayout(legend_row);
+    layout->addWidget(m_values);
     applyTheme();
     refresh();
 }
 
-ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
-                                                      const QString& x_title) {
+QAbstractAxis* ScalingChartsView::Chart::throughputAxis() const {
+    return throughput_log ? static_cast<QAbstractAxis*>(throughput_log)
+                          : static_cast<QAbstractAxis*>(throughput);
+}
+
+ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title, const QString& x_title,
+                                                      bool log_throughput) {
     Chart c;
     c.chart = new QChart;
     c.chart->setTitle(title);
@@ -132,21 +166,29 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
     c.x->setRange(0.75, 1400);
     c.x->setMinorTickCount(0);
     c.x->setTitleText(x_title);
-    c.throughput = new QValueAxis;
-    c.throughput->setTitleText(tr("images/s"));
-    c.throughput->setLabelFormat(QStringLiteral("%.0f"));
+    if (log_throughput) {
+        c.throughput_log = new QLogValueAxis;
+        c.throughput_log->setBase(10);
+        c.throughput_log->setLabelFormat(QStringLiteral("%g"));
+        // 2 to 9 times each decade, so that values between the labels read too.
+        c.throughput_log->setMinorTickCount(8);
+        setDecadeRange(c.throughput_log, 100, 1000);
+    } else {
+        c.throughput = new QValueAxis;
+        c.throughput->setLabelFormat(QStringLiteral("%.0f"));
+    }
+    c.throughputAxis()->setTitleText(tr("images/s"));
     c.efficiency = new QValueAxis;
     c.efficiency->setTitleText(tr("efficiency %"));
     c.efficiency->setLabelFormat(QStringLiteral("%.0f"));
     setEfficiencyRange(c.efficiency, 100);
     // Numbers need no truncation, and Qt's truncation, once made at a transient small
     // size (a legend growing by a pin), stayed: "..." for every efficiency label.
-    for (QAbstractAxis* axis :
-         {static_cast<QAbstractAxis*>(c.x), static_cast<QAbstractAxis*>(c.throughput),
-          static_cast<QAbstractAxis*>(c.efficiency)})
+    for (QAbstractAxis* axis : {static_cast<QAbstractAxis*>(c.x), c.throughputAxis(),
+                                static_cast<QAbstractAxis*>(c.efficiency)})
         axis->setTruncateLabels(false);
     c.chart->addAxis(c.x, Qt::AlignBottom);
-    c.chart->addAxis(c.throughput, Qt::AlignLeft);
+    c.chart->addAxis(c.throughputAxis(), Qt::AlignLeft);
     c.chart->addAxis(c.efficiency, Qt::AlignRight);
     // Series paint in the order they were added: the error band under everything, then the
     // pins, so the current scenario (slot 0) is drawn over them.
@@ -157,7 +199,7 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
     c.band->setPen(Qt::NoPen);
     c.chart->addSeries(c.band);
     c.band->attachAxis(c.x);
-    c.band->attachAxis(c.throughput);
+    c.band->attachAxis(c.throughputAxis());
     for (std::size_t i = 1; i <= c.lines.size(); ++i) {
         auto& slot = c.lines[i % c.lines.size()];
         slot.throughput = new QLineSeries;
@@ -167,7 +209,7 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
             c.chart->addSeries(s);
             s->attachAxis(c.x);
         }
-        slot.throughput->attachAxis(c.throughput);
+        slot.throughput->attachAxis(c.throughputAxis());
         slot.efficiency->attachAxis(c.efficiency);
     }
     // Not a scatter series: Qt Charts repaints a series' whole plot area when one of its
@@ -185,7 +227,7 @@ ScalingChartsView::Chart ScalingChartsView::makeChart(const QString& title,
     for (auto* s : {c.overflow, c.measured}) {
         c.chart->addSeries(s);
         s->attachAxis(c.x);
-        s->attachAxis(c.throughput);
+        s->attachAxis(c.throughputAxis());
     }
     return c;
 }
@@ -410,6 +452,25 @@ void ScalingChartsView::refresh() {
     fill(m_gpu, true);
     fill(m_batch, false);
     updateLegend();
+    updateValues();
+}
+
+void ScalingChartsView::setValuesShown(bool shown) {
+    if (m_values_button->isChecked() != shown)
+        m_values_button->setChecked(shown); // comes back here through toggled()
+    m_values->setVisible(shown);
+    updateValues();
+}
+
+bool ScalingChartsView::valuesShown() const {
+    return m_values_button->isChecked();
+}
+
+void ScalingChartsView::updateValues() {
+    if (!valuesShown())
+        return; // a slider drag does not pay for tables nobody sees
+    showCurveValues(m_gpu_values, curveValues(m_result, m_pins, true));
+    showCurveValues(m_batch_values, curveValues(m_result, m_pins, false));
 }
 
 QStringList ScalingChartsView::legendLines() const {
@@ -453,12 +514,19 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
     for (const auto& pin : m_pins)
         scan(pin.curves);
     const double unit = max_all >= 20000 ? 1000 : 1;
-    const QString title = unit > 1 ? (m_compact ? tr("k img/s") : tr("thousand images/s"))
-                                   : (m_compact ? tr("img/s") : tr("images/s"));
-    if (c.throughput->titleText() != title)
-        c.throughput->setTitleText(title);
+    QString title = unit > 1 ? (m_compact ? tr("k img/s") : tr("thousand images/s"))
+                             : (m_compact ? tr("img/s") : tr("images/s"));
+    if (c.throughput_log && !m_compact)
+        title += tr(" (log)");
+    if (c.throughputAxis()->titleText() != title)
+        c.throughputAxis()->setTitleText(title);
     const bool dark = isDarkPalette(palette());
     double max_throughput = 0, max_efficiency = 0;
+    double min_throughput = std::numeric_limits<double>::infinity(); // above 0, for the log axis
+    const auto lowest = [&](double v) {
+        if (v > 0)
+            min_throughput = std::min(min_throughput, v);
+    };
     for (std::size_t slot = 0; slot < c.lines.size(); ++slot) {
         const ScalingCurves* curves = nullptr;
         if (slot == 0 && m_result)
@@ -472,6 +540,7 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
                 throughput.append({p.x, p.images_per_second / unit});
                 efficiency.append({p.x, p.efficiency * 100});
                 max_throughput = std::max(max_throughput, p.images_per_second / unit);
+                lowest(p.images_per_second / unit);
                 max_efficiency = std::max(max_efficiency, p.efficiency * 100);
             }
         }
@@ -484,6 +553,7 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
                     low.append({p.x, p.images_per_second_low / unit});
                     high.append({p.x, p.images_per_second_high / unit});
                     max_throughput = std::max(max_throughput, p.images_per_second_high / unit);
+                    lowest(p.images_per_second_low / unit);
                 }
             replaceIfChanged(c.band_low, low);
             replaceIfChanged(c.band_high, high);
@@ -526,6 +596,7 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
     for (const MeasuredPoint& p : measuredPoints(by_gpus)) {
         measured.append({by_gpus ? double(p.gpus) : double(p.batch), p.images_per_second / unit});
         max_throughput = std::max(max_throughput, p.images_per_second / unit);
+        lowest(p.images_per_second / unit);
     }
     replaceIfChanged(c.measured, measured);
     // Black (white in the dark) triangles: no curve has that colour.
@@ -533,7 +604,14 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
     c.measured->setBorderColor(palette().color(QPalette::Base));
     c.measured->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     // Without data a round range keeps the empty axes readable while loading.
-    setNiceRange(c.throughput, max_throughput > 0 ? max_throughput * 1.08 : 1000);
+    if (c.throughput_log) {
+        if (max_throughput > 0 && std::isfinite(min_throughput))
+            setDecadeRange(c.throughput_log, min_throughput, max_throughput);
+        else
+            setDecadeRange(c.throughput_log, 100, 1000);
+    } else {
+        setNiceRange(c.throughput, max_throughput > 0 ? max_throughput * 1.08 : 1000);
+    }
     setEfficiencyRange(c.efficiency, max_efficiency);
     m_units[by_gpus ? 0 : 1] = unit;
     placeMarker(c);
@@ -547,6 +625,23 @@ void ScalingChartsView::placeMarker(Chart& c) {
     const QPointF at = c.chart->mapToPosition(*c.marker_at, c.overflow);
     c.marker->setPos(at);
     c.marker->setVisible(c.chart->plotArea().adjusted(-1, -1, 1, 1).contains(at));
+}
+
+int setDecadeRange(QLogValueAxis* axis, double min, double max) {
+    if (!(min > 0) || !std::isfinite(min))
+        min = 1;
+    if (!(max > min) || !std::isfinite(max))
+        max = min * 10;
+    int low = static_cast<int>(std::floor(std::log10(min) + 1e-9));
+    int high = static_cast<int>(std::ceil(std::log10(max) - 1e-9));
+    if (high <= low)
+        high = low + 1;
+    // Qt labels the powers of the base inside the range; an end exactly on one can round
+    // out of it, and the lowest decade lost its label.
+    const double lo = std::pow(10.0, low) * 0.98, hi = std::pow(10.0, high) * 1.02;
+    if (axis->min() != lo || axis->max() != hi)
+        axis->setRange(lo, hi);
+    return high - low;
 }
 
 double setNiceRange(QValueAxis* axis, double max) {

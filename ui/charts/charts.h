@@ -17,6 +17,9 @@ class QAreaSeries;
 class QGraphicsRectItem;
 class QLineSeries;
 class QScatterSeries;
+class QTableWidget;
+class QToolButton;
+class QAbstractAxis;
 class QValueAxis;
 class QLogValueAxis;
 QT_END_NAMESPACE
@@ -49,6 +52,8 @@ class ScalingChartsView : public QWidget {
     // GPU count on the batch chart. The opened trace's run joins them.
     void setMeasurements(std::vector<ValidationRow> rows, const QString& file);
     int measurementCount() const { return static_cast<int>(m_measurements.size()); }
+    const std::vector<ValidationRow>& measurements() const { return m_measurements; }
+    const QString& measurementsFile() const { return m_measurements_file; }
     // The measured points drawn now on either chart, the trace's included.
     int measuredPointCount() const;
     // The points drawn on one chart, (x, images/s), for tests.
@@ -65,6 +70,13 @@ class ScalingChartsView : public QWidget {
     // curve with what it has of its own ("Current: ...", "Pin 1: ...").
     QStringList legendLines() const;
     ChartLegend* legend() const { return m_legend; }
+    // The plotted values as tables under the charts, shown on demand (the "Values" button
+    // beside the legend); refreshed with the curves only while shown.
+    void setValuesShown(bool shown);
+    bool valuesShown() const;
+    QTableWidget* valuesTable(bool by_gpus) const {
+        return by_gpus ? m_gpu_values : m_batch_values;
+    }
     // Full titles whatever the size, for an export (a report needs them); false: as the
     // size allows.
     void setTitlesForced(bool forced);
@@ -86,7 +98,11 @@ class ScalingChartsView : public QWidget {
     struct Chart {
         QChart* chart = nullptr;
         QLogValueAxis* x = nullptr;
+        // Throughput: log10 on the GPU chart, where 1 and 1,024 GPUs differ a thousandfold
+        // and a linear axis put every count up to 64 on zero; linear on the batch chart.
         QValueAxis* throughput = nullptr;
+        QLogValueAxis* throughput_log = nullptr;
+        QAbstractAxis* throughputAxis() const;
         QValueAxis* efficiency = nullptr;
         std::array<Slot, kMaxPins + 1> lines;
         // The current scenario's error band: throughput between its low and high bounds.
@@ -98,7 +114,7 @@ class ScalingChartsView : public QWidget {
         QScatterSeries* overflow = nullptr;  // batches that do not fit in memory
         QScatterSeries* measured = nullptr;  // the user's measured runs
     };
-    Chart makeChart(const QString& title, const QString& x_title);
+    Chart makeChart(const QString& title, const QString& x_title, bool log_throughput);
     // Qt Charts lays out every axis label again on each change, so a hidden view (the
     // other tab) only notes that it is stale and refreshes when shown.
     void refreshWhenVisible();
@@ -110,6 +126,7 @@ class ScalingChartsView : public QWidget {
     void setCompact(bool compact, bool sparse_x, bool tiny);
     void applyTitles();
     void updateLegend();
+    void updateValues();
 
     ResultPtr m_result;
     bool m_compact = false;
@@ -126,6 +143,10 @@ class ScalingChartsView : public QWidget {
     Chart m_batch;
     QChartView* m_gpu_view = nullptr;
     QChartView* m_batch_view = nullptr;
+    QToolButton* m_values_button = nullptr;
+    QWidget* m_values = nullptr; // the two tables, side by side
+    QTableWidget* m_gpu_values = nullptr;
+    QTableWidget* m_batch_values = nullptr;
 };
 
 // Dark chart theme under a dark palette, light otherwise.
@@ -135,5 +156,9 @@ bool isDarkPalette(const QPalette& palette);
 // range change relayouts all of the axis' labels, and setRange() followed by
 // applyNiceNumbers() changed it twice per result. Returns the step.
 double setNiceRange(QValueAxis* axis, double max);
+
+// Sets a log10 axis to whole decades around [min, max] (both > 0), a hair beyond them so
+// that the lowest and the highest decade keep their labels. Returns the decades shown.
+int setDecadeRange(QLogValueAxis* axis, double min, double max);
 
 } // namespace iterscope::ui

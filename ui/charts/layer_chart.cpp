@@ -123,9 +123,15 @@ void LayerChartView::refresh() {
     // Horizontal bars run bottom-up; the most expensive layer goes on top.
     for (std::size_t k = n; k-- > 0;) {
         const auto& t = layers[order[k]];
-        full.append(t.layer < result->network->network.layers.size()
-                        ? QString::fromStdString(result->network->network.layers[t.layer].name)
-                        : result->layerName(t.layer));
+        QString name = t.layer < result->network->network.layers.size()
+                           ? QString::fromStdString(result->network->network.layers[t.layer].name)
+                           : result->layerName(t.layer);
+        // Every bar names its module path and its op; a path of dots ("layer1.0.conv1")
+        // gets its op as a last segment, as an exported path has it.
+        if (const QString op = result->layerOp(t.layer);
+            !op.isEmpty() && !name.endsWith(QLatin1Char('/') + op))
+            name += QLatin1Char('/') + op;
+        full.append(name);
         forward.append(t.forward_ms);
         backward.append(t.backward_ms);
         max_ms = std::max(max_ms, t.forward_ms + t.backward_ms);

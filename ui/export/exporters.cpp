@@ -36,13 +36,37 @@ QString csvField(QString text) {
     return text;
 }
 
-// The widget, then the caption band under it, at the painter's origin.
-void renderWithCaption(QPainter& painter, QWidget* widget, const QString& caption) {
-    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+QFont headingFont(const QWidget* widget) {
+    QFont f = widget->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.3);
+    return f;
+}
+
+int headingHeight(const QWidget* widget, const QString& heading) {
+    if (heading.isEmpty())
+        return 0;
+    return QFontMetrics(headingFont(widget)).height() + 16;
+}
+
+// The heading band, the widget under it, then the caption band, at the painter's origin.
+void renderWithCaption(QPainter& painter, QWidget* widget, const QString& caption,
+                       const QString& heading = {}) {
+    const int top = headingHeight(widget, heading);
+    if (top > 0) {
+        painter.save();
+        painter.fillRect(QRect(0, 0, widget->width(), top),
+                         widget->palette().color(QPalette::Window));
+        painter.setFont(headingFont(widget));
+        painter.setPen(widget->palette().color(QPalette::WindowText));
+        painter.drawText(QRect(0, 0, widget->width(), top), Qt::AlignCenter, heading);
+        painter.restore();
+    }
+    widget->render(&painter, QPoint(0, top), QRegion(), QWidget::DrawChildren);
     if (caption.isEmpty())
         return;
     const int band = captionHeight(widget, caption);
-    const QRect rect(0, widget->height(), widget->width(), band);
+    const QRect rect(0, top + widget->height(), widget->width(), band);
     painter.save();
     painter.fillRect(rect, widget->palette().color(QPalette::Window));
     painter.setFont(widget->font());
@@ -108,7 +132,7 @@ bool exportWidget(QWidget* widget, const QString& path, QString* error,
     const QString& title = options.title;
     const QString& caption = options.caption;
     QSize size = widget->size().expandedTo(QSize(1, 1));
-    size.rheight() += captionHeight(widget, caption);
+    size.rheight() += captionHeight(widget, caption) + headingHeight(widget, options.heading);
     // Raster first: the PNG itself, or the picture a vector file holds in picture mode.
     QImage image;
     if (format == QLatin1String("png") || !options.vector) {
@@ -120,15 +144,19 @@ bool exportWidget(QWidget* widget, const QString& path, QString* error,
             fail(error, path, QStringLiteral("image too large"));
             return false;
         }
-        image.setDevicePixelRatio(s);
+        // Above 1 the pixel ratio draws text and lines at the finer resolution; below 1 it
+        // only cut the picture to its top-left part, so the painter scales instead.
+        image.setDevicePixelRatio(std::max(1.0, s));
         image.fill(widget->palette().color(QPalette::Window));
         QPainter painter(&image);
-        renderWithCaption(painter, widget, caption);
+        if (s < 1)
+            painter.scale(s, s);
+        renderWithCaption(painter, widget, caption, options.heading);
     }
     // What goes on an SVG or PDF page, in widget pixels.
     const auto paintPage = [&](QPainter& painter) {
         if (image.isNull())
-            renderWithCaption(painter, widget, caption);
+            renderWithCaption(painter, widget, caption, options.heading);
         else
             painter.drawImage(QRectF(QPointF(), QSizeF(size)), image);
     };

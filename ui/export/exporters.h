@@ -27,6 +27,7 @@ struct ExportOptions {
     double scale = 2.0; // PNG pixels per widget pixel
     QString title;      // the file's metadata
     QString caption;    // drawn in a band below the widget when not empty
+    QString heading;    // drawn in bold in a band above the widget when not empty
     // SVG and PDF as vector drawings. False: they hold a picture at `scale` instead. For
     // whole windows: Qt's vector engines do not keep a widget's painting inside it (a
     // table's cells spilled over the charts beside it), a picture always looks as shown.

@@ -53,9 +53,12 @@ QStringList distinctLayerLabels(const QStringList& full_names, int max_chars) {
         return s.mid(std::max<qsizetype>(0, s.size() - k)).join(QLatin1Char('/'));
     };
     // Each name's tail: the fewest last segments that no other name ends in alike.
+    // Never fewer than two where a name has them: the op alone ("BatchNormalization") or a
+    // module alone ("block.0.2") does not say which layer a bar is.
     std::vector<qsizetype> depth(segments.size(), 1);
     for (std::size_t i = 0; i < segments.size(); ++i)
-        for (qsizetype k = 1; k <= segments[i].size(); ++k) {
+        for (qsizetype k = std::min<qsizetype>(2, segments[i].size()); k <= segments[i].size();
+             ++k) {
             depth[i] = k;
             bool alone = true;
             for (std::size_t j = 0; j < segments.size() && alone; ++j)

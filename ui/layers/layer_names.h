@@ -27,10 +27,11 @@ QStringList displayLayerNames(const std::vector<std::string>& names);
 QString elideMiddle(const QString& text, int max_chars);
 
 // Labels for a few layers shown side by side (the costliest-layers chart), each at most
-// max_chars long and no two alike: each name's shortest tail of path segments that no other
-// name shares ("conv.0.0/Conv" where that tells it apart, "features.5.0/block.0.0/Conv"
-// where it takes more), shortened to its first and last segments around "…" when too long.
-// Nine bars that all read "features.5…./Conv" were no use in a report.
+// max_chars long and no two alike: each name's shortest tail of at least two path segments
+// (a module and the op) that no other name shares ("conv.0.0/Conv" where that tells it
+// apart, "features.5.0/block.0.0/Conv" where it takes more), shortened to its first and last
+// segments around "…" when too long. Nine bars that all read "features.5…./Conv" were no use in a
+// report.
 QStringList distinctLayerLabels(const QStringList& full_names, int max_chars);
 
 } // namespace iterscope::ui

@@ -131,6 +131,22 @@ ComputeCache::layerNames(const std::shared_ptr<const AnalyzedNetwork>& net) {
     return m_layer_names.emplace(net.get(), std::move(made)).first->second;
 }
 
+QString PredictionResult::layerOp(std::size_t layer) const {
+    if (!network || layer >= network->network.layers.size())
+        return {};
+    const Layer& l = network->network.layers[layer];
+    return l.source_op.empty() ? QString::fromLatin1(layerKindName(l.kind))
+                               : QString::fromStdString(l.source_op);
+}
+
+QString PredictionResult::layerNameWithOp(std::size_t layer) const {
+    const QString name = layerName(layer);
+    const QString op = layerOp(layer);
+    if (op.isEmpty() || name.endsWith(QLatin1Char('/') + op) || name == op)
+        return name;
+    return QStringLiteral("%1 (%2)").arg(name, op);
+}
+
 QString PredictionResult::layerName(std::size_t layer) const {
     if (layer_names && layer < static_cast<std::size_t>(layer_names->size()))
         return layer_names->at(static_cast<qsizetype>(layer));

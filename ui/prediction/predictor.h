@@ -85,6 +85,13 @@ struct PredictionResult {
 
     // The name the views show for a layer: its display name, else its full name.
     QString layerName(std::size_t layer) const;
+    // The op a layer runs, as its file named it ("Conv", "InnerProduct"), else its kind
+    // ("Convolution"); empty without a network.
+    QString layerOp(std::size_t layer) const;
+    // Its module path and op, as the costliest layers and the report name a layer:
+    // "layer1.0.conv1 (Convolution)", or the name alone where it ends in its op already
+    // ("features.2.0/block.0.0/Conv").
+    QString layerNameWithOp(std::size_t layer) const;
 };
 using ResultPtr = std::shared_ptr<const PredictionResult>;
 

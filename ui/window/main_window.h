@@ -114,6 +114,11 @@ class MainWindow : public QMainWindow {
     // screen (brought up to date when on a hidden tab, without switching to it), with the
     // scenario as caption for charts. False with a message naming the file on failure.
     bool exportViewTo(QWidget* view, const QString& path, QString* error);
+    // What File › Export Report writes once a file is chosen (main_window_report.cpp): the
+    // session as it is now (scenario, pins, plan constraints, measurements, trace) as a PDF
+    // or HTML report, the same one `iterscope-cli report` writes. False with a message
+    // naming the file on failure.
+    bool exportReportTo(const QString& path, QString* error);
 
     // --- What the user measured (main_window_measured.cpp)
     // Reads a profiler trace off the GUI thread; once read, the scenario becomes the
@@ -225,6 +230,7 @@ class MainWindow : public QMainWindow {
     void storeLastSession() const;
     void exportView(QWidget* view, const QString& what);
     void exportCsvFile();
+    void exportReport();
     void exportTraceFile();
     // main_window_hardware.cpp
     void createHardwareMenu();

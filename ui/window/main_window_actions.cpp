@@ -92,6 +92,11 @@ void MainWindow::createActions() {
     save_as->setShortcuts(keysFor(QKeySequence::SaveAs, QKeySequence(tr("Ctrl+Shift+S"))));
     connect(save_as, &QAction::triggered, this, [this] { saveSession(true); });
     file->addSeparator();
+    named(file->addAction(tr("Export &Report (PDF, HTML)…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                          &MainWindow::exportReport),
+          "actionExportReport")
+        ->setToolTip(tr("The scenario, its summary and band, every chart, the layers, the "
+                        "pins, the plan and the assumptions, in one file"));
     auto* exports = file->addMenu(tr("&Export"));
     named(exports->addAction(tr("&Timeline (PNG, SVG, PDF)…"), QKeySequence(tr("Ctrl+E")), this,
                              [this] { exportView(m_timeline, tr("timeline")); }),

@@ -5,12 +5,14 @@
 
 #include "charts/charts.h"
 #include "charts/layer_chart.h"
+#include "export/chart_exports.h"
 #include "export/exporters.h"
 #include "layers/layer_table_model.h"
 #include "planner/plan_view.h"
 #include "scenario/scenario_history.h"
 #include "scenario/scenario_panel.h"
 #include "session/session_profiles.h"
+#include "timeline/timeline_view.h"
 #include "window/file_dialogs.h"
 #include "window/recent_files.h"
 
@@ -348,28 +350,28 @@ void MainWindow::exportView(QWidget* view, const QString& what) {
 }
 
 bool MainWindow::exportViewTo(QWidget* view, const QString& path, QString* error) {
-    // A chart on the hidden tab is exported as it would show, at the visible tab's size,
-    // without switching to it: a stand-in of it is laid out off screen and exported
-    // instead (a hidden page of a tab widget is neither sized nor laid out).
+    // A chart is exported as a stand-in drawn at a fixed size in the light theme, whatever
+    // the window's size, theme or tab (chart_exports.h): at 1280×720 the window's own
+    // chart cut its axis titles, and a dark window gave a report a white-on-white legend.
     std::unique_ptr<QWidget> stand_in;
-    if (m_view_tabs->indexOf(view) >= 0 && view != m_view_tabs->currentWidget()) {
-        if (qobject_cast<LayerChartView*>(view)) {
-            auto chart = std::make_unique<LayerChartView>();
-            chart->setResult(m_result);
-            stand_in = std::move(chart);
-        } else if (qobject_cast<ScalingChartsView*>(view)) {
-            auto charts = std::make_unique<ScalingChartsView>();
-            charts->setResult(m_result);
-            charts->setPins(m_charts->pins());
-            stand_in = std::move(charts);
-        }
-        if (stand_in) {
-            stand_in->setAttribute(Qt::WA_DontShowOnScreen);
-            stand_in->resize(m_view_tabs->currentWidget()->size());
-            stand_in->show();
-            QCoreApplication::processEvents(); // lay the charts out
-            view = stand_in.get();
-        }
+    QString heading;
+    std::optional<ExportChart> chart;
+    if (qobject_cast<ScalingChartsView*>(view))
+        chart = ExportChart::Scaling;
+    else if (qobject_cast<LayerChartView*>(view))
+        chart = ExportChart::Layers;
+    else if (qobject_cast<TimelineView*>(view))
+        chart = ExportChart::Timeline;
+    if (chart) {
+        ExportChartContent content;
+        content.result = m_result;
+        content.pins = m_charts->pins();
+        content.measurements = m_charts->measurements();
+        content.measurements_file = m_charts->measurementsFile();
+        content.window = m_timeline->window();
+        stand_in = chartForExport(*chart, content);
+        heading = exportHeading(*chart);
+        view = stand_in.get();
     }
     // The plan's scatter is laid out only while its tab shows: bring it forward for the
     // export and put the user's tab back after.
@@ -380,25 +382,13 @@ bool MainWindow::exportViewTo(QWidget* view, const QString& path, QString* error
         m_view_tabs->setCurrentWidget(plan_page);
         QCoreApplication::processEvents();
     }
-    // A chart in a report has its title, however small the window made it.
-    auto* scaling = qobject_cast<ScalingChartsView*>(view);
-    auto* layers = qobject_cast<LayerChartView*>(view);
-    if (scaling)
-        scaling->setTitlesForced(true);
-    if (layers)
-        layers->setTitlesForced(true);
-    if (scaling || layers)
-        QCoreApplication::processEvents(); // the charts make room for their titles
     const auto restore = qScopeGuard([&] {
-        if (scaling)
-            scaling->setTitlesForced(false);
-        if (layers)
-            layers->setTitlesForced(false);
         if (swap)
             m_view_tabs->setCurrentWidget(shown);
     });
     ExportOptions options;
     options.title = m_result ? labelText(m_result->label) : QString();
+    options.heading = heading;
     // A chart in a report names its scenario; the window has it in its title already.
     // The window is a picture even in SVG and PDF (ExportOptions::vector says why).
     if (view != this)
