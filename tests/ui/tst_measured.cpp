@@ -299,6 +299,17 @@ class TestMeasured : public QObject {
         QVERIFY(std::any_of(by_batch.begin(), by_batch.end(),
                             [](const MeasuredPoint& p) { return p.batch == 128; }));
         QVERIFY(w.scalingCharts()->gpuChart()->grab().width() > 0);
+        // Another system with the same GPU: none of the DGX-1's runs are its.
+        ScenarioSettings dgx2;
+        dgx2.system = QStringLiteral("dgx2-v100");
+        w.setScenario(dgx2);
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.currentResult()->settings.system, QStringLiteral("dgx2-v100"));
+        QCOMPARE(w.scalingCharts()->measuredPoints(true).size(), std::size_t{0});
+        QCOMPARE(w.scalingCharts()->measuredPoints(false).size(), std::size_t{0});
+        w.setScenario(ScenarioSettings{});
+        QVERIFY(w.waitForResult());
+        QCOMPARE(w.scalingCharts()->measuredPoints(true).size(), std::size_t{2});
 
         QVERIFY(!w.openMeasurements(m_dir.filePath(QStringLiteral("missing.csv")), &error));
         QVERIFY2(error.contains(QLatin1String("missing.csv")), qPrintable(error));

@@ -249,6 +249,35 @@ class TestModels : public QObject {
                  result->prediction.backward_ms);
     }
 
+    void aModuleUnderAFilterSumsOnlyTheLayersItShows() {
+        LayerTableModel model;
+        LayerFilterModel proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setResult(handMadeResult());
+        const auto backward = [](const QModelIndex& i) {
+            return i.siblingAtColumn(LayerTableModel::Backward)
+                .data(LayerTableModel::SortRole)
+                .toDouble();
+        };
+        const double unfiltered = backward(proxy.index(0, 0));
+        // "features" holds convolutions, ReLUs and poolings; the filter shows the first.
+        proxy.setFilterText(QStringLiteral("convolution"));
+        const QModelIndex features = proxy.index(0, 0);
+        QCOMPARE(features.data().toString(), QStringLiteral("features"));
+        double shown = 0;
+        for (const QModelIndex& layer : layerRows(proxy, features))
+            shown += backward(layer);
+        QVERIFY(shown > 0);
+        QCOMPARE(backward(features), shown);
+        QVERIFY(shown < unfiltered);
+        QCOMPARE(features.siblingAtColumn(LayerTableModel::Type).data().toString(),
+                 QStringLiteral("5 layers"));
+        proxy.setFilterText({});
+        QCOMPARE(backward(proxy.index(0, 0)), unfiltered);
+    }
+
     void moduleTreesComeFromModulePathsAndDots() {
         const std::vector<QString> onnx = {
             "/features/features.0/features.0.0/Conv", "/features/features.0/features.0.2/Clip",

@@ -130,6 +130,31 @@ class TestPlanView : public QObject {
         QVERIFY(text.contains(QStringLiteral("images/s")));
     }
 
+    void candidatesAreNamedAsTheScenarioPanelNamesThem() {
+        // "Tesla V100 SXM2 16GB on NVIDIA DGX-1 (V100)", not the CLI's ids.
+        for (const PlanPoint& p : m_plan->candidates) {
+            const auto& gpu = m_plan->request.gpus[static_cast<std::size_t>(p.gpu)];
+            const auto& system = m_plan->request.systems[static_cast<std::size_t>(p.system)];
+            QVERIFY(!gpu.name.empty() && gpu.name != gpu.id);
+            for (const QString& text :
+                 {describeCandidate(*m_plan, p), shortCandidate(*m_plan, p)}) {
+                QVERIFY2(text.contains(QString::fromStdString(gpu.name).toHtmlEscaped()) &&
+                             text.contains(QString::fromStdString(system.name).toHtmlEscaped()),
+                         qPrintable(text));
+                QVERIFY2(!text.contains(QString::fromStdString(gpu.id)), qPrintable(text));
+            }
+        }
+        // The legend's names leave a long aside out, and keep one that tells parts apart.
+        GpuProfile gpu;
+        gpu.id = "gb200";
+        gpu.name = "NVIDIA GB200 (Blackwell GPU of a GB200 superchip, 186GB)";
+        QCOMPARE(planProfileName(gpu), QStringLiteral("NVIDIA GB200"));
+        gpu.name = "NVIDIA Titan X (Pascal)";
+        QCOMPARE(planProfileName(gpu), QStringLiteral("NVIDIA Titan X (Pascal)"));
+        gpu.name.clear();
+        QCOMPARE(planProfileName(gpu), QStringLiteral("gb200"));
+    }
+
     void aCandidateRoundTripsThroughTheScenario() {
         ScenarioSettings current;
         for (std::size_t i = 0; i < m_plan->candidates.size(); i += 37) {
@@ -244,6 +269,17 @@ class TestPlanView : public QObject {
             QVERIFY(f.size() > 1000);
         }
         QVERIFY(view.summary()->text().contains(QStringLiteral("Fastest")));
+        // The legend names the fastest's GPU, by its name.
+        const auto* legend = view.findChild<QLabel*>(QStringLiteral("planLegend"));
+        QVERIFY(legend);
+        const auto& plan = *m_plan;
+        const PlanChart chart = planChart(plan, view.choices(), QSize(800, 500));
+        QVERIFY(chart.selection.fastest);
+        const auto& fastest =
+            plan.request
+                .gpus[static_cast<std::size_t>(plan.candidates[*chart.selection.fastest].gpu)];
+        QVERIFY2(legend->text().contains(planProfileName(fastest).toHtmlEscaped()),
+                 qPrintable(legend->text()));
     }
 
     void aBadPricesFileShowsAnErrorAndKeepsThePlan() {

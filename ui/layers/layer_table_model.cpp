@@ -146,8 +146,17 @@ void LayerTableModel::addUp() {
                 sums.predicted_kernel_ms = measured->second;
                 sums.measured_layers = 1;
             }
-            if (!m_totals_of || (t.layer < counted.size() && counted[t.layer]))
+            const bool shown = !m_totals_of || (t.layer < counted.size() && counted[t.layer]);
+            if (shown)
                 add(m_totals, sums);
+            if (!shown && node.parent >= 0) {
+                // A module under a filter sums the layers it shows, as the totals row does:
+                // a subtotal over hidden layers would not add up to the rows under it. Its
+                // output stays its last layer's, shown or not.
+                Sums& parent = m_sums[static_cast<std::size_t>(node.parent)];
+                parent.last_timing = std::max(parent.last_timing, sums.last_timing);
+                continue;
+            }
         }
         if (node.parent >= 0)
             add(m_sums[static_cast<std::size_t>(node.parent)], sums);
@@ -159,10 +168,8 @@ void LayerTableModel::setTotalsOf(const std::optional<std::vector<long>>& layers
         return;
     m_totals_of = layers;
     addUp();
-    if (m_result) {
-        const QModelIndex totals = index(static_cast<int>(m_tree.top.size()), 0);
-        emit dataChanged(totals, totals.siblingAtColumn(ColumnCount - 1));
-    }
+    if (m_result)
+        emitChanged({}, m_tree.top); // the modules' subtotals and the totals row
 }
 
 QModelIndex LayerTableModel::indexForLayer(long layer) const {

@@ -1,6 +1,7 @@
 // The layer breakdown as a tree, like torchinfo's summary: the network's modules
 // (layer_tree.h) with their subtotals, the layers under them, and a totals row that stays
-// last whatever the sort (LayerFilterModel) and sums only the layers the filter shows.
+// last whatever the sort (LayerFilterModel); subtotals and totals sum only the layers the
+// filter shows.
 // Adapts a PredictionResult; adds up its figures, computes no timings.
 #pragma once
 

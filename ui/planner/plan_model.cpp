@@ -238,6 +238,23 @@ QString costText(const std::optional<double>& usd) {
         return QObject::tr("no price");
     return QStringLiteral("$%1").arg(numbers().toString(*usd, 'f', *usd < 100 ? 2 : 0));
 }
+// A profile by the name the scenario panel shows ("Tesla V100 SXM2 16GB"), its id only
+// where it has none: ids are the CLI's and the session file's words, not a reader's.
+template <typename Profile> QString profileName(const Profile& profile) {
+    return QString::fromStdString(profile.name.empty() ? profile.id : profile.name);
+}
+// The same without a long aside in parentheses ("NVIDIA GB200 (Blackwell GPU of a GB200
+// superchip, 186GB)" -> "NVIDIA GB200"), for the legend and the one-line answers, which a
+// dozen GPUs share with the chart; a short one tells two parts apart ("Titan X (Pascal)")
+// and stays. The tooltip has the whole name.
+constexpr qsizetype kShortAside = 12;
+template <typename Profile> QString shortProfileName(const Profile& profile) {
+    QString name = profileName(profile);
+    const qsizetype open = name.indexOf(QLatin1String(" ("));
+    if (open > 0 && name.endsWith(QLatin1Char(')')) && name.size() - open - 3 > kShortAside)
+        name.truncate(open);
+    return name;
+}
 QString layoutText(const PlanPoint& p) {
     return QObject::tr("%1 × %2").arg(
         p.nodes == 1 ? QObject::tr("1 node") : QObject::tr("%1 nodes").arg(p.nodes),
@@ -245,13 +262,17 @@ QString layoutText(const PlanPoint& p) {
 }
 } // namespace
 
+QString planProfileName(const GpuProfile& gpu) {
+    return shortProfileName(gpu);
+}
+
 QString describeCandidate(const PlanData& plan, const PlanPoint& p) {
     const QLocale locale = numbers();
     const auto& gpu = plan.request.gpus[static_cast<std::size_t>(p.gpu)];
     const auto& system = plan.request.systems[static_cast<std::size_t>(p.system)];
     return QObject::tr("<b>%1</b> on <b>%2</b><br>%3 · batch %4 per GPU (global %5) · %6 · "
                        "%7<br>%8 h · %9 · %10 kWh · %11 images/s")
-        .arg(QString::fromStdString(gpu.id), QString::fromStdString(system.id), layoutText(p))
+        .arg(profileName(gpu).toHtmlEscaped(), profileName(system).toHtmlEscaped(), layoutText(p))
         .arg(p.batch_per_gpu)
         .arg(locale.toString(static_cast<qlonglong>(p.globalBatch())))
         .arg(QString::fromLatin1(precisionName(p.precision)),
@@ -264,7 +285,7 @@ QString shortCandidate(const PlanData& plan, const PlanPoint& p) {
     const auto& gpu = plan.request.gpus[static_cast<std::size_t>(p.gpu)];
     const auto& system = plan.request.systems[static_cast<std::size_t>(p.system)];
     return QObject::tr("%1 on %2, %3, batch %4, %5: %6 h, %7, %8 kWh")
-        .arg(QString::fromStdString(gpu.id), QString::fromStdString(system.id), layoutText(p))
+        .arg(shortProfileName(gpu), shortProfileName(system), layoutText(p))
         .arg(p.batch_per_gpu)
         .arg(QString::fromLatin1(precisionName(p.precision)), hoursText(p.hours),
              costText(p.cost_usd), numbers().toString(p.energy_kwh, 'f', p.energy_kwh < 10 ? 1 : 0))

@@ -98,10 +98,14 @@ ScenarioSettings scenarioFor(const PlanData& plan, const PlanPoint& point,
 // The candidate `settings` describe, if the plan has it.
 std::optional<std::size_t> candidateFor(const PlanData& plan, const ScenarioSettings& settings);
 
-// "h100-sxm on dgx-h100 · 4 × 8 GPUs · batch 256 (global 8,192) · amp · allreduce-nccl",
-// with time, cost and energy on a second line; rich text for tooltips.
+// The GPU as the legend and the one-line answers name it: its profile's name without a
+// long aside in parentheses ("NVIDIA GB200"), else its id.
+QString planProfileName(const GpuProfile& gpu);
+// "NVIDIA H100 SXM5 80GB on NVIDIA DGX H100 · 4 × 8 GPUs · batch 256 (global 8,192) · amp ·
+// allreduce-nccl", with time, cost and energy on a second line; rich text for tooltips.
 QString describeCandidate(const PlanData& plan, const PlanPoint& point);
-// One line: "h200 on dgx-h100, 16 × 8 GPUs, batch 64, amp: 0.0162 h, $66.29, 20 kWh".
+// One line, names shortened as planProfileName's: "H200 SXM 141GB on NVIDIA DGX H100, 16 × 8 GPUs,
+// batch 64, amp: 0.0162 h, $66.29, 20 kWh".
 QString shortCandidate(const PlanData& plan, const PlanPoint& point);
 
 } // namespace iterscope::ui

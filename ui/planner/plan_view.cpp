@@ -177,7 +177,7 @@ void PlanView::buildInputs() {
     m_main = new QVBoxLayout;
     m_body->addLayout(m_side);
     m_body->addLayout(m_main, 1);
-    // The chart box goes into m_main (buildChart), then the summary.
+    // The summary goes into m_main (buildChart), then the chart box.
 }
 
 void PlanView::layoutInputs(int columns) {
@@ -258,8 +258,10 @@ void PlanView::buildChart() {
     m_legend->setParent(m_chart_box);
     m_legend->setContentsMargins(6, 0, 6, 0); // the first marker is not cut at the box's edge
     box->addWidget(m_legend);
-    m_main->addWidget(m_chart_box, 1);
+    // The answer (fastest, cheapest) above the chart: the chart shrinks to what is left, and
+    // at 1280×720 the answer is never below the fold of the tab.
     m_main->addWidget(m_summary);
+    m_main->addWidget(m_chart_box, 1);
 }
 
 void PlanView::applyTheme() {
@@ -455,14 +457,36 @@ void PlanView::redraw() {
 }
 
 void PlanView::updateLegend() {
+    // A plan over every shipped GPU has some thirty series: named all, the legend took six
+    // lines at 1280×720 and lay over the chart. Named are the GPUs a decision turns on (on
+    // the Pareto front, the fastest, the cheapest); the rest are counted, and a point's
+    // tooltip names its GPU.
+    std::vector<bool> named(m_plan->request.gpus.size(), false);
+    const PlanSelection& s = m_chart.selection;
+    std::vector<std::size_t> deciding = s.pareto;
+    for (const auto& i : {s.fastest, s.cheapest})
+        if (i)
+            deciding.push_back(*i);
+    for (const std::size_t i : deciding)
+        if (i < m_plan->candidates.size())
+            named[static_cast<std::size_t>(m_plan->candidates[i].gpu)] = true;
     QString html;
-    for (const PlanChart::Series& series : m_chart.by_gpu)
+    int others = 0;
+    for (const PlanChart::Series& series : m_chart.by_gpu) {
+        const auto gpu = static_cast<std::size_t>(series.gpu);
+        if (!named[gpu]) {
+            ++others;
+            continue;
+        }
         html += QStringLiteral("<span style='color:%1'>&#9679;</span>&nbsp;%2 &nbsp; ")
-                    .arg(kGpuColors[std::max(m_gpu_colour[static_cast<std::size_t>(series.gpu)], 0)]
-                             .name(),
-                         QString::fromStdString(
-                             m_plan->request.gpus[static_cast<std::size_t>(series.gpu)].id)
-                             .toHtmlEscaped());
+                    .arg(kGpuColors[std::max(m_gpu_colour[gpu], 0)].name(),
+                         planProfileName(m_plan->request.gpus[gpu]).toHtmlEscaped());
+    }
+    if (others > 0)
+        html +=
+            (others == 1
+                 ? tr("<i>1 other GPU (hover a point for its name)</i> &nbsp; ")
+                 : tr("<i>%1 other GPUs (hover a point for their names)</i> &nbsp; ").arg(others));
     html += tr("<i>&#9679;&#8212;&#9679; Pareto front · &#9711; current scenario · grey: outside "
                "the constraints · dashed: deadline, budget</i>");
     m_legend->setText(html);
@@ -527,7 +551,7 @@ void PlanView::updateSummary() {
         if (!m_chart.unpriced_gpus.empty()) {
             QStringList ids;
             for (const int g : m_chart.unpriced_gpus)
-                ids << QString::fromStdString(m_plan->request.gpus[static_cast<std::size_t>(g)].id);
+                ids << planProfileName(m_plan->request.gpus[static_cast<std::size_t>(g)]);
             notes << (ids.size() == 1
                           ? tr("1 GPU without a price is not shown")
                           : tr("%1 GPUs without a price are not shown").arg(ids.size()));

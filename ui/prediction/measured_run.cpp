@@ -147,6 +147,10 @@ std::vector<MeasuredPoint> measuredPointsFor(const std::vector<ValidationRow>& r
             continue;
         if (row.image != 0 && settings.image != 0 && row.image != settings.image)
             continue;
+        // A run on another system says nothing of this one's interconnect: a DGX-1's marks
+        // left on a workstation's curves read as the workstation's.
+        if (!row.system.empty() && !sameChoice(row.system, settings.system))
+            continue;
         MeasuredPoint p;
         p.gpus = row.nodes * row.gpus_per_node;
         p.batch = static_cast<int>(std::clamp<int64_t>(row.batch_per_gpu, 1, 1 << 20));

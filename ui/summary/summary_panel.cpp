@@ -40,23 +40,23 @@ struct FigureSpec {
 QString beyondLinearReason(const Scenario& s) {
     switch (s.parallel) {
     case ParallelStrategy::Hybrid:
-        return tr("FC layers split: less FC work and weight traffic per GPU");
+        return tr("FC layers split over the GPUs");
     case ParallelStrategy::Pipeline:
-        return tr("each GPU updates only its stage's weights");
+        return tr("each GPU updates only its stage");
     case ParallelStrategy::Zero1:
     case ParallelStrategy::Zero2:
     case ParallelStrategy::Zero3:
-        return tr("each GPU updates only its shard of the weights");
+        return tr("each GPU updates only its shard");
     case ParallelStrategy::Data:
         break;
     }
     switch (s.sync) {
     case SyncStrategy::PsGpu:
-        return tr("each GPU updates only its shard of the weights");
+        return tr("each GPU updates only its shard");
     case SyncStrategy::PsCpu:
     case SyncStrategy::PsAsync:
     case SyncStrategy::DistributedReplicated:
-        return tr("the update runs on the hosts' CPUs, not on the GPUs");
+        return tr("the update runs on the hosts' CPUs");
     default:
         break;
     }
@@ -251,7 +251,7 @@ const FigureSpec kFigures[] = {
              return tr("%1 for the parameter servers")
                  .arg(formatMs(b.server_wait_ms + b.straggler_ms));
          if (b.straggler_ms > 0)
-             return tr("%1 for the slowest of %2 GPUs")
+             return tr("%1 (slowest of %2 GPUs)")
                  .arg(formatMs(b.straggler_ms))
                  .arg(r.scenario.totalGpus());
          return r.scenario.totalGpus() == 1 ? tr("none (one GPU)") : tr("none");
@@ -340,6 +340,10 @@ SummaryPanel::SummaryPanel(QWidget* parent)
         value->setObjectName(QStringLiteral("figure_") + QLatin1String(spec.key));
         value->setExplanation(tip);
         value->setText(QStringLiteral("–"));
+        // A second line where a figure's words need it (a strategy's reason, the input's
+        // parts) rather than an ellipsis where the reader looks; the columns keep a line
+        // to spare, so the strip does not grow with it at 1280×720.
+        value->setMaxLines(2);
         QFont bold = value->font();
         bold.setBold(true);
         value->setFont(bold);

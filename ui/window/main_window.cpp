@@ -76,9 +76,15 @@ QPalette darkPalette() {
     p.setColor(QPalette::LinkVisited, QColor(0xb9, 0x9c, 0xff));
     // Qt's default placeholder is the light theme's grey, nearly invisible on this base.
     p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0xa0));
-    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x90, 0x90, 0x96));
-    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x90, 0x90, 0x96));
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x90, 0x90, 0x96));
+    // Disabled text is dimmed well below the enabled text (0xe6) so that a greyed menu item
+    // reads as greyed; Fusion draws a disabled menu item's text with the Disabled group's
+    // Text/WindowText and its etched shadow with Light, which would otherwise stay the
+    // light theme's white and make the item look enabled.
+    const QColor disabled(0x6e, 0x6e, 0x74);
+    for (const auto role : {QPalette::Text, QPalette::WindowText, QPalette::ButtonText,
+                            QPalette::HighlightedText, QPalette::PlaceholderText})
+        p.setColor(QPalette::Disabled, role, disabled);
+    p.setColor(QPalette::Disabled, QPalette::Light, window);
     return p;
 }
 
@@ -132,6 +138,11 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
             [this](const QString& message) { statusBar()->showMessage(message, 6000); });
     connect(m_history, &ScenarioHistory::apply, this, &MainWindow::showSettings);
     connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openFile);
+    // What a session keeps besides the scenario (whose results update the title) marks the
+    // window modified as soon as it changes.
+    connect(m_charts, &ScalingChartsView::pinsChanged, this, &MainWindow::updateModified);
+    connect(m_filter, &QLineEdit::textChanged, this, &MainWindow::updateModified);
+    connect(m_plan, &PlanView::redrawn, this, &MainWindow::updateModified);
 
     resize(1600, 1000);
     if (m_persistent)
@@ -347,11 +358,14 @@ void MainWindow::updateTitle() {
     QString title = QStringLiteral("Iterscope");
     if (m_result)
         title = QStringLiteral("%1 — %2").arg(labelText(m_result->label), title);
+    // Qt's [*] shows as "*" while the window is modified (setWindowModified), after the
+    // session's name where a reader looks for it.
     if (!m_session_path.isEmpty())
-        title = QStringLiteral("%1 [%2]").arg(title, QFileInfo(m_session_path).fileName());
+        title = QStringLiteral("%1 [%2[*]]").arg(title, QFileInfo(m_session_path).fileName());
     else if (!m_session_origin.isEmpty())
-        title = tr("%1 [from %2, not saved]").arg(title, QFileInfo(m_session_origin).fileName());
+        title = tr("%1 [from %2, not saved[*]]").arg(title, QFileInfo(m_session_origin).fileName());
     setWindowTitle(title);
+    updateModified();
 }
 
 void MainWindow::fitTimelineHeight() {
@@ -407,6 +421,10 @@ void MainWindow::saveWindowState() const {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!askToSaveBeforeClosing()) {
+        event->ignore();
+        return;
+    }
     if (m_persistent)
         saveWindowState();
     event->accept();

@@ -102,8 +102,13 @@ class MainWindow : public QMainWindow {
     // The session file the window is, which Save overwrites; empty when none (also after a
     // session opened without its network, so that it is never overwritten).
     QString sessionPath() const { return m_session_path; }
-    // The session file waiting for the user's choice about its network, if any.
+    // The session file waiting for the user's choice about its network, if any; empty too
+    // when the waiting one is the last session, which has no file (isWaiting() tells).
     QString waitingSession() const { return m_waiting ? m_waiting->path : QString(); }
+    bool isWaiting() const { return m_waiting.has_value(); }
+    // The window differs from the session file it shows (or came from a file and was never
+    // saved): the title's mark, and the question before the window closes.
+    bool isSessionModified() const;
     // The waiting session's network is at `file` (what Locate chose): opens it with it.
     void locateWaitingNetwork(const QString& file);
     // Opens the waiting session with the window's network for its missing one, and without
@@ -212,7 +217,7 @@ class MainWindow : public QMainWindow {
     // main_window_files.cpp
     void askOpenFile();
     struct SessionFile {
-        QString path;
+        QString path; // empty: the last session, from QSettings, which has no file
         Session session;
         bool altered = false; // the user replaced a part of it: Save must ask for a name
     };
@@ -226,7 +231,13 @@ class MainWindow : public QMainWindow {
     bool applyPins(const QList<ScenarioSettings>& pins);
     void rememberDirectory(const QString& path); // where the next dialog starts
     QString inLastDirectory(const QString& name) const;
-    void saveSession(bool ask);
+    // False when nothing was written (the user cancelled the name, or the write failed).
+    bool saveSession(bool ask);
+    // Save, Discard or Cancel for a modified session; true when the window may close.
+    bool askToSaveBeforeClosing();
+    // The session as shown now is the one its file holds.
+    void markSessionClean();
+    void updateModified();
     void storeLastSession() const;
     void exportView(QWidget* view, const QString& what);
     void exportCsvFile();
@@ -286,6 +297,8 @@ class MainWindow : public QMainWindow {
     QString m_session_path;
     // A session opened without its network: what Save suggests a new name after.
     QString m_session_origin;
+    // What the session file held when it was opened or last saved, as the window shows it.
+    std::optional<Session> m_clean_session;
     std::optional<SessionFile> m_pending; // asked for, not yet answered
     std::optional<SessionFile> m_waiting; // its network missing: waits for the user
     QString m_last_dir;                   // the folder of the last file opened or saved by dialog

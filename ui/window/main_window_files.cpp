@@ -66,6 +66,16 @@ bool isSessionFile(const QString& path) {
     // Sessions are written with "format" as their first key.
     return file.read(256).contains("\"iterscope-session\"");
 }
+
+// Where a dialog that looks for a moved file starts: the folder it was in, or the nearest
+// folder above it that is still there (a moved file's neighbours are more often near
+// where it was than near the session).
+QString nearestExistingFolder(const QString& file) {
+    QDir dir = QFileInfo(file).absoluteDir();
+    while (!dir.exists() && !dir.isRoot())
+        dir.setPath(QFileInfo(dir.absolutePath()).absolutePath());
+    return dir.absolutePath();
+}
 } // namespace
 
 void MainWindow::askOpenFile() {
@@ -105,6 +115,14 @@ void MainWindow::openNetwork(const QString& id_or_path) {
 
 void MainWindow::openFile(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (!QFileInfo::exists(absolute)) {
+        // Open Recent keeps only files that open: one deleted or moved since goes.
+        m_recent->remove(absolute);
+        showBanner(tr("Could not open %1: it is no longer in %2")
+                       .arg(QFileInfo(absolute).fileName(), QFileInfo(absolute).absolutePath()),
+                   absolute);
+        return;
+    }
     if (isSessionFile(absolute)) {
         QString error;
         if (!openSession(absolute, &error)) {
@@ -206,37 +224,64 @@ void MainWindow::finishSession() {
     m_filter->setText(s.layer_filter);
     m_plan->setChoices(s.plan);
     const bool whole = applyPins(s.pinned);
-    m_recent->add(file.path);
+    if (!file.path.isEmpty())
+        m_recent->add(file.path);
     // Only a session shown whole and as written is the window's file: Save must never write
     // back one that lost a pin or had its GPU replaced.
     const bool as_written = whole && !file.altered;
     m_session_path = as_written ? file.path : QString();
     m_session_origin = as_written ? QString() : file.path;
+    markSessionClean();
     updateTitle();
 }
 
 void MainWindow::askAboutNetwork(const QString& network, const QString& why) {
-    const QString session = QFileInfo(m_waiting->path).fileName();
+    const bool last = m_waiting->path.isEmpty();
+    const QString session = last ? tr("The last session") : QFileInfo(m_waiting->path).fileName();
     const QString name = QFileInfo(network).fileName();
-    m_last_error = tr("Session %1 needs %2, which does not open: %3").arg(session, name, why);
+    m_last_error = tr("%1 needs %2, which does not open: %3").arg(session, name, why);
+    // The last session has no file to keep: the window shows the default network meanwhile
+    // rather than an empty window that waits for a prediction that never comes.
+    const QString meanwhile =
+        last ? tr("Until you choose, the window shows %1.")
+                   .arg(QFileInfo(m_has_good ? m_last_good.network : ScenarioSettings{}.network)
+                            .fileName())
+             : tr("The window and the session file stay as they are until you choose.");
     m_banner->showMessage(
-        tr("<b>%1</b> needs <b>%2</b>, which does not open: %3. The window and the session "
-           "file stay as they are until you choose.")
-            .arg(session.toHtmlEscaped(), name.toHtmlEscaped(), why.toHtmlEscaped()),
+        tr("<b>%1</b> needs <b>%2</b>, which does not open: %3. %4")
+            .arg(session.toHtmlEscaped(), name.toHtmlEscaped(), why.toHtmlEscaped(),
+                 meanwhile.toHtmlEscaped()),
         network,
         {{tr("&Locate %1…").arg(name),
           [this, network, name] {
-              const QString start = QDir(QFileInfo(m_waiting->path).absolutePath()).filePath(name);
+              const QString start = QDir(nearestExistingFolder(network)).filePath(name);
               const QString file = QFileDialog::getOpenFileName(
                   this, tr("Locate %1").arg(name), start,
                   tr("Networks (*.onnx *.prototxt *.json);;All files (*)"));
+              if (!m_waiting)
+                  return;
               if (file.isEmpty())
                   askAboutNetwork(network, tr("not located"));
               else
                   locateWaitingNetwork(file);
           }},
-         {tr("Open &without it"), [this] { openWaitingWithoutNetwork(); }}});
+         {last ? tr("&Choose Another Network…") : tr("Open &without it"), [this, last] {
+              if (!last) {
+                  openWaitingWithoutNetwork();
+                  return;
+              }
+              const QString file = QFileDialog::getOpenFileName(
+                  this, tr("Open network"), m_last_dir,
+                  tr("Networks (*.onnx *.prototxt *.json);;All files (*)"));
+              if (!file.isEmpty() && m_waiting) {
+                  m_waiting.reset();
+                  m_banner->hide();
+                  openNetwork(file);
+              }
+          }}});
     statusBar()->showMessage(m_last_error, 8000);
+    if (!m_has_current)
+        setScenario(ScenarioSettings{});
 }
 
 void MainWindow::locateWaitingNetwork(const QString& file) {
@@ -272,7 +317,8 @@ void MainWindow::openWaitingWithoutNetwork() {
     // Not the file's contents any more: Save asks for a name rather than overwrite it.
     m_session_path.clear();
     m_session_origin = waiting.path;
-    m_recent->add(waiting.path);
+    if (!waiting.path.isEmpty())
+        m_recent->add(waiting.path);
     updateTitle();
     statusBar()->showMessage(
         tr("Opened %1 without %2; Save asks for a new name, so the file "
@@ -287,12 +333,13 @@ bool MainWindow::saveSessionTo(const QString& path, QString* error) {
     m_session_path = path;
     m_session_origin.clear();
     m_recent->add(path);
+    markSessionClean();
     updateTitle();
     statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
     return true;
 }
 
-void MainWindow::saveSession(bool ask) {
+bool MainWindow::saveSession(bool ask) {
     QString path = m_session_path;
     if (ask || path.isEmpty()) {
         QString suggested = path;
@@ -307,12 +354,56 @@ void MainWindow::saveSession(bool ask) {
         path =
             askSaveFileName(this, tr("Save session"), inLastDirectory(suggested), sessionFilters());
         if (path.isEmpty())
-            return;
+            return false;
         rememberDirectory(path);
     }
     QString error;
-    if (!saveSessionTo(path, &error))
-        QMessageBox::warning(this, tr("Save session"), error);
+    if (saveSessionTo(path, &error))
+        return true;
+    QMessageBox::warning(this, tr("Save session"), error);
+    return false;
+}
+
+bool MainWindow::isSessionModified() const {
+    // A window that is no file's has nothing to lose: its state is the last session, kept
+    // in the settings for the next start. One that came from a file and cannot be written
+    // back (opened without its network) is unsaved until it is saved under a name.
+    if (!m_session_origin.isEmpty())
+        return true;
+    return !m_session_path.isEmpty() && m_clean_session && session() != *m_clean_session;
+}
+
+void MainWindow::markSessionClean() {
+    m_clean_session = session();
+    updateModified();
+}
+
+void MainWindow::updateModified() {
+    setWindowModified(isSessionModified());
+}
+
+bool MainWindow::askToSaveBeforeClosing() {
+    if (!isSessionModified())
+        return true;
+    const QString name =
+        QFileInfo(m_session_path.isEmpty() ? m_session_origin : m_session_path).fileName();
+    QMessageBox box(QMessageBox::Warning, tr("Iterscope"),
+                    tr("Save the changes to %1 before closing?").arg(name),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedQuestion"));
+    box.setInformativeText(m_session_path.isEmpty()
+                               ? tr("It was opened without a part of it; Save asks for a new "
+                                    "name, so the file stays as it was.")
+                               : tr("Your changes are lost if you don't save them."));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        return saveSession(false);
+    case QMessageBox::Discard:
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool MainWindow::restoreLastSession() {
@@ -324,7 +415,24 @@ bool MainWindow::restoreLastSession() {
     auto session = Session::fromJson(json.object(), nullptr);
     if (!session)
         return false;
-    applySession(*session);
+    // Like a session file: a network file that moved, or a profile that went, asks (with
+    // the default scenario on screen meanwhile); a network that is there but does not open
+    // asks once the predictor has said so.
+    m_waiting.reset();
+    if (const QStringList missing = session->missingNetworkFiles(); !missing.isEmpty()) {
+        m_waiting = SessionFile{QString(), *session};
+        askAboutNetwork(missing.first(),
+                        tr("it is no longer in %1").arg(QFileInfo(missing.first()).absolutePath()));
+        return true;
+    }
+    if (const auto profile = missingProfile(*session)) {
+        m_waiting = SessionFile{QString(), *session};
+        askAboutProfile(*profile);
+        if (!m_has_current)
+            setScenario(ScenarioSettings{});
+        return true;
+    }
+    startSession(QString(), *session);
     return true;
 }
 

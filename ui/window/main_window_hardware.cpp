@@ -168,13 +168,13 @@ void MainWindow::askDeleteProfile(ProfileKind kind) {
 }
 
 void MainWindow::askAboutProfile(const MissingProfile& missing) {
-    const QString session = QFileInfo(m_waiting->path).fileName();
+    const QString session =
+        m_waiting->path.isEmpty() ? tr("The last session") : QFileInfo(m_waiting->path).fileName();
     const QString what = kindWord(missing.kind);
     const QString instead = scenarioField(m_current, missing.kind).isEmpty()
                                 ? defaultProfile(missing.kind)
                                 : scenarioField(m_current, missing.kind);
-    m_last_error =
-        tr("Session %1 needs the %2 %3, which no profile has").arg(session, what, missing.id);
+    m_last_error = tr("%1 needs the %2 %3, which no profile has").arg(session, what, missing.id);
     const MissingProfile copy = missing;
     m_banner->showMessage(
         tr("<b>%1</b> needs the %2 <b>%3</b>, which no profile has (deleted, or described on "
@@ -186,7 +186,8 @@ void MainWindow::askAboutProfile(const MissingProfile& missing) {
           [this, copy] {
               const QString file = QFileDialog::getOpenFileName(
                   this, tr("Locate the %1 profile %2").arg(kindWord(copy.kind), copy.id),
-                  QFileInfo(m_waiting->path).absolutePath(),
+                  m_waiting->path.isEmpty() ? m_last_dir
+                                            : QFileInfo(m_waiting->path).absolutePath(),
                   tr("Profiles (*.json);;All files (*)"));
               if (file.isEmpty() || !m_waiting)
                   return;

@@ -226,6 +226,15 @@ QWidget* MainWindow::createLayerTable() {
     m_table->setItemDelegate(new PlainTextDelegate(m_table));
     // Long ONNX names keep their start and their end (the layer itself).
     m_table->setTextElideMode(Qt::ElideMiddle);
+    // Each level opened indents its names further: the name column widens to them (up to
+    // what leaves the times and share in view), so four levels down an ONNX name does not
+    // read "fe…nv". It never narrows here: a width the user chose stays.
+    connect(m_table, &QTreeView::expanded, this, [this] {
+        const int was = m_table->columnWidth(LayerTableModel::Name);
+        sizeLayerColumns(false);
+        if (m_table->columnWidth(LayerTableModel::Name) < was)
+            m_table->setColumnWidth(LayerTableModel::Name, was);
+    });
     m_table->sortByColumn(-1, Qt::AscendingOrder); // network order until the user sorts
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -285,10 +294,10 @@ void MainWindow::sizeLayerColumns(bool all) {
         m_table->resizeColumnToContents(LayerTableModel::Name); // keeps widths set by hand
     }
     // Numbers get their header's or their content's width, the name what is left beside
-    // Forward, Backward, Share and Bound by, so a narrow table still shows those five.
+    // Forward, Backward and Share, so a narrow table still shows those four; Bound by may
+    // scroll out of view rather than cut a name to "fe…nv", which says nothing.
     int numbers = 0;
-    for (int c : {LayerTableModel::Forward, LayerTableModel::Backward, LayerTableModel::Share,
-                  LayerTableModel::BoundBy})
+    for (int c : {LayerTableModel::Forward, LayerTableModel::Backward, LayerTableModel::Share})
         numbers += m_table->columnWidth(c);
     const int cap = std::max(kMinNameWidth, m_table->viewport()->width() - numbers);
     if (m_table->columnWidth(LayerTableModel::Name) > cap)
