@@ -48,6 +48,7 @@ struct Options {
     bool write = false;
     bool write_pin_variance = false;
     bool pin_table = false;
+    std::vector<double> pin_shares;
     std::string report;
 };
 
@@ -188,14 +189,15 @@ VarianceComponents pinVarianceComponents(const FitProblem& problem,
                                          const std::vector<double>& by_source) {
     std::vector<LabelledResidual> residuals;
     for (std::size_t i = 0; i < problem.rows.size(); ++i)
-        residuals.push_back(
-            {problem.rows[i].source, problem.rows[i].gpu, logRatio(problem.rows[i], by_source[i])});
+        residuals.push_back({problem.rows[i].source, problem.rows[i].gpu,
+                             logRatio(problem.rows[i], by_source[i]), problem.rows[i].precision});
     const VarianceComponents v = estimateVarianceComponents(residuals);
     std::printf("pin variance, leave one source out: sigma_h %.4f (between sources), sigma_g "
-                "%.4f (GPUs within a source), sigma_e %.4f (rows within a GPU), harness share "
-                "%.3f; %d rows, %d sources, %d (source, GPU) cells\n",
+                "%.4f (GPUs within a source), sigma_e %.4f (rows within a GPU), sigma_w %.4f "
+                "(rows within a GPU and precision), harness share %.3f; %d rows, %d sources, "
+                "%d (source, GPU) cells\n",
                 std::sqrt(v.sigma_h2), std::sqrt(v.sigma_g2), std::sqrt(v.sigma_e2),
-                v.harness_share, v.rows, v.sources, v.cells);
+                std::sqrt(v.sigma_w2), v.harness_share, v.rows, v.sources, v.cells);
     return v;
 }
 
@@ -220,7 +222,9 @@ std::string pinVarianceReport(const VarianceComponents& v) {
        << "| between GPUs within a source | " << fixed(std::sqrt(v.sigma_g2), 4) << " | "
        << fixed(v.sigma_g2, 5) << " |\n"
        << "| between rows within a (source, GPU) | " << fixed(std::sqrt(v.sigma_e2), 4) << " | "
-       << fixed(v.sigma_e2, 5) << " |\n\n"
+       << fixed(v.sigma_e2, 5) << " |\n"
+       << "| between rows within a (source, GPU, precision), the GPU factor's noise | "
+       << fixed(std::sqrt(v.sigma_w2), 4) << " | " << fixed(v.sigma_w2, 5) << " |\n\n"
        << "Harness share sigma_h^2 / (sigma_h^2 + sigma_g^2): **" << fixed(v.harness_share, 3)
        << "** (" << v.rows << " rows, " << v.sources << " sources, " << v.cells
        << " cells; grand mean " << fixed(v.mean, 4) << ").\n";
@@ -302,6 +306,11 @@ int main(int argc, char** argv) {
                  "Add the leave-one-GPU-in table: each GPU's rows fitted as iterscope-cli fit "
                  "--measurements does, from the fit with its source left out, and the "
                  "source's other GPUs predicted (fits every source's fold)");
+    app.add_option("--pin-shares", o.pin_shares,
+                   "Harness shares the pin table compares, the first one summarised (default: "
+                   "the shipped estimate, 0 and 1)")
+        ->delimiter(',')
+        ->check(CLI::Range(0.0, 1.0));
     app.add_option("--report", o.report, "Write the tables as Markdown to this file");
     CLI11_PARSE(app, argc, argv);
     try {
@@ -484,6 +493,7 @@ int main(int argc, char** argv) {
         if (o.pin_table) {
             PinTableOptions pin_options;
             pin_options.jobs = jobs;
+            pin_options.harness_shares = o.pin_shares;
             const PinTable table =
                 leaveOneGpuIn(spec, problem, sourceFolds(), defaultResolver(), pin_options);
             std::printf("\nleave one GPU in, harness share %.3g: the other GPUs' MAPE "

@@ -111,6 +111,41 @@ double fitGpuRateFactor(const std::function<double(double factor)>& mean_log_err
     return roundToSignificant(std::exp((lo + hi) / 2), 5);
 }
 
+double fitGpuRateFactor(const std::function<std::vector<double>(double factor)>& log_errors,
+                        const GpuFactorPrior& prior) {
+    const auto mean = [&](double f) {
+        const std::vector<double> r = log_errors(f);
+        double sum = 0;
+        for (double v : r)
+            sum += v;
+        return r.empty() ? 0.0 : sum / static_cast<double>(r.size());
+    };
+    if (!(prior.prior_sigma > 0 && prior.noise_sigma > 0))
+        return fitGpuRateFactor(mean);
+    if (!(std::abs(mean(0.25) - mean(4.0)) > 1e-9))
+        return 1; // nothing these items predict runs on the GPU's kernels
+    const double noise2 = prior.noise_sigma * prior.noise_sigma;
+    const double prior2 = prior.prior_sigma * prior.prior_sigma;
+    return minimizeGpuRateFactor([&](double f) {
+        double sum = 0;
+        for (double v : log_errors(f))
+            sum += v * v;
+        const double x = std::log(f);
+        return sum / noise2 + x * x / prior2;
+    });
+}
+
+GpuFactorPrior shippedGpuFactorPrior() {
+    const PinVariance* shipped = shippedPinVariance();
+    if (!shipped)
+        return {};
+    // The GPU part is there to reproduce the user's rows, not the model's own spread within a
+    // GPU and precision (sigma_w, 0.12): a row's noise is the measurement's, a throughput
+    // benchmark's run-to-run 2 %. The prior then only holds a factor the rows hardly move.
+    constexpr double kMeasurementNoise = 0.02;
+    return {std::sqrt(shipped->components.sigma_g2), kMeasurementNoise};
+}
+
 double minimizeGpuRateFactor(const std::function<double(double factor)>& error) {
     const double golden = (std::sqrt(5.0) - 1) / 2;
     double lo = std::log(0.25), hi = std::log(4.0);
@@ -353,6 +388,10 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
     for (const Scenario& s : problem.scenarios)
         gpus.insert(s.gpu.id);
     hooks.gpus.assign(gpus.begin(), gpus.end());
+    const GpuFactorPrior factor_prior =
+        options.gpu_prior.prior_sigma < 0 || options.gpu_prior.noise_sigma < 0
+            ? shippedGpuFactorPrior()
+            : options.gpu_prior;
     if (options.gpu_part)
         hooks.gpu_part = [&](SoftwareProfile profile, const std::vector<std::size_t>& train,
                              std::vector<GpuCorrectionFit>* found) {
@@ -368,15 +407,17 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
                 const std::string& gpu = group.first.first;
                 const std::string& precision = group.first.second;
                 const std::vector<std::size_t>& items = group.second;
-                const double factor = fitGpuRateFactor([&](double f) {
-                    SoftwareProfile trial = profile;
-                    trial.gpu_corrections[gpu][precision] = f;
-                    const std::vector<double> p = predictRows(problem, items, {{key, trial}});
-                    double sum = 0;
-                    for (std::size_t k = 0; k < items.size(); ++k)
-                        sum += hooks.log_ratio(items[k], p[k]);
-                    return sum / static_cast<double>(items.size());
-                });
+                const double factor = fitGpuRateFactor(
+                    [&](double f) {
+                        SoftwareProfile trial = profile;
+                        trial.gpu_corrections[gpu][precision] = f;
+                        const std::vector<double> p = predictRows(problem, items, {{key, trial}});
+                        std::vector<double> r(items.size());
+                        for (std::size_t k = 0; k < items.size(); ++k)
+                            r[k] = hooks.log_ratio(items[k], p[k]);
+                        return r;
+                    },
+                    factor_prior);
                 profile.gpu_corrections[gpu][precision] = factor;
                 if (found)
                     found->push_back({gpu, precision, static_cast<int>(items.size()), factor});

@@ -63,6 +63,23 @@ double shippedHarnessShare();
 // grows) is 0, found by bisection in log space within [0.25, 4] and rounded to 5
 // significant digits. 1 when the items do not move with it.
 double fitGpuRateFactor(const std::function<double(double factor)>& mean_log_error);
+
+// The same factor as the posterior mode under the pin's variance components: ln(factor) is a
+// GPU's own effect, ~ N(0, prior_sigma^2) (sigma_g), and each item's
+// `log_errors(factor)[k]` (ln(measured / predicted throughput)) carries noise
+// ~ N(0, noise_sigma^2) (the measurement's). Items that
+// hardly move with the factor (a run bound by its communication or its input) then leave it near 1
+// instead of pushing it to a bound that another scenario of the GPU would pay for. Golden section
+// in log space within [0.25, 4], rounded to 5 significant digits; 1 when the items do not move with
+// it.
+struct GpuFactorPrior {
+    double prior_sigma = 0, noise_sigma = 0; // both > 0, else the plain root above
+};
+double fitGpuRateFactor(const std::function<std::vector<double>(double factor)>& log_errors,
+                        const GpuFactorPrior& prior);
+// The shipped variance components' (profiles/pin-variance.json) sigma_g, and a throughput
+// measurement's noise (2 %); zeros when none shipped.
+GpuFactorPrior shippedGpuFactorPrior();
 // The same range searched for the factor with the smallest `error(factor)` (golden section
 // in log space; 1 unless it is strictly better), for errors that are not a mean log ratio
 // (fit --trace's time-weighted error).
@@ -97,6 +114,8 @@ struct SoftwareFitOptions {
     double harness_share = -1;
     // Fit each measured GPU's per-precision kernel-rate factor after the shared part.
     bool gpu_part = true;
+    // Its prior (fitGpuRateFactor); negative sigmas: shippedGpuFactorPrior().
+    GpuFactorPrior gpu_prior{-1, -1};
 };
 
 // What a fit is made of, whatever was measured: items with measured values, their

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <tuple>
 
 namespace iterscope {
 
@@ -83,6 +84,20 @@ VarianceComponents estimateVarianceComponents(const std::vector<LabelledResidual
         ss_e += d * d;
     }
 
+    // Within (source, GPU, precision) groups, pooled.
+    std::map<std::tuple<std::string, std::string, std::string>, Cell> groups;
+    for (const LabelledResidual& r : residuals) {
+        Cell& g = groups[{r.source, r.gpu, r.precision}];
+        g.sum += r.log_ratio;
+        ++g.n;
+    }
+    double ss_w = 0;
+    for (const LabelledResidual& r : residuals) {
+        const Cell& g = groups[{r.source, r.gpu, r.precision}];
+        const double d = r.log_ratio - g.sum / g.n;
+        ss_w += d * d;
+    }
+
     VarianceComponents v;
     v.mean = grand;
     v.rows = static_cast<int>(residuals.size());
@@ -91,6 +106,8 @@ VarianceComponents estimateVarianceComponents(const std::vector<LabelledResidual
     const double a = v.sources, b = cells;
     // One row a cell: the rows' own spread cannot be told from the GPUs'; it counts as theirs.
     v.sigma_e2 = n_rows > b ? ss_e / (n_rows - b) : 0;
+    const double w = static_cast<double>(groups.size());
+    v.sigma_w2 = n_rows > w ? ss_w / (n_rows - w) : v.sigma_e2;
     if (b > a) {
         const double k1 = (n_rows - sum_nij2_over_ni) / (b - a);
         v.raw_sigma_g2 = (ss_g / (b - a) - v.sigma_e2) / k1;
@@ -120,6 +137,7 @@ std::string pinVarianceToJson(const PinVariance& pin) {
     j["sigma_h"] = rounded(std::sqrt(v.sigma_h2));
     j["sigma_g"] = rounded(std::sqrt(v.sigma_g2));
     j["sigma_e"] = rounded(std::sqrt(v.sigma_e2));
+    j["sigma_w"] = rounded(std::sqrt(v.sigma_w2));
     j["mean_log"] = rounded(v.mean);
     j["raw_sigma_h2"] = rounded(v.raw_sigma_h2);
     j["raw_sigma_g2"] = rounded(v.raw_sigma_g2);
@@ -145,6 +163,9 @@ PinVariance pinVarianceFromJson(const nlohmann::json& doc, const std::string& fi
     v.sigma_h2 = sigma_h * sigma_h;
     v.sigma_g2 = sigma_g * sigma_g;
     v.sigma_e2 = sigma_e * sigma_e;
+    // Files written before the precision split have no sigma_w: sigma_e stands for it.
+    const double sigma_w = f.number("sigma_w", 0, 10, sigma_e);
+    v.sigma_w2 = sigma_w * sigma_w;
     v.mean = f.number("mean_log", -10, 10);
     v.raw_sigma_h2 = f.number("raw_sigma_h2", -100, 100);
     v.raw_sigma_g2 = f.number("raw_sigma_g2", -100, 100);

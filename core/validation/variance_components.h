@@ -30,14 +30,19 @@ namespace iterscope {
 
 struct LabelledResidual {
     std::string source, gpu;
-    double log_ratio = 0; // ln(measured / predicted throughput)
+    double log_ratio = 0;  // ln(measured / predicted throughput)
+    std::string precision; // empty: one precision for the whole cell
 };
 
 struct VarianceComponents {
-    double mean = 0;          // mu: the grand mean of the residuals
-    double sigma_h2 = 0;      // between sources (the harness), truncated at 0
-    double sigma_g2 = 0;      // between GPUs within a source, truncated at 0
-    double sigma_e2 = 0;      // between rows within a (source, GPU) cell
+    double mean = 0;     // mu: the grand mean of the residuals
+    double sigma_h2 = 0; // between sources (the harness), truncated at 0
+    double sigma_g2 = 0; // between GPUs within a source, truncated at 0
+    double sigma_e2 = 0; // between rows within a (source, GPU) cell
+    // Between rows of one precision within a cell: the spread around what one kernel-rate
+    // factor of a GPU and precision explains, the noise of that factor's fit
+    // (measurement_fit.h, fitGpuRateFactor). sigma_e2 where no group has two rows.
+    double sigma_w2 = 0;
     double harness_share = 0; // sigma_h2 / (sigma_h2 + sigma_g2); 0 when both are 0
     int rows = 0, sources = 0, cells = 0;
     // The untruncated moment estimates, for the report.

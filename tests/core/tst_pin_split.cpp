@@ -201,6 +201,37 @@ class PinSplit : public QObject {
             fitToMeasurements(rows, defaultResolver(), base, withShare(7), "a100.csv");
         QCOMPARE(fit.harness_share, 1.0);
     }
+
+    void aGpuFactorIsThePosteriorModeUnderTheVarianceComponents() {
+        // Rows that move one for one with the factor: the mode is the measured offset shrunk
+        // by n/sigma_e^2 against 1/sigma_g^2, the normal-normal posterior.
+        const GpuFactorPrior prior{0.07, 0.05};
+        const double offset = 0.10;
+        const int n = 3;
+        const double factor = fitGpuRateFactor(
+            [&](double f) { return std::vector<double>(n, offset - std::log(f)); }, prior);
+        const double data = n / (0.05 * 0.05), belief = 1 / (0.07 * 0.07);
+        const double expected = std::exp(offset * data / (data + belief));
+        QVERIFY2(std::abs(factor / expected - 1) < 1e-3,
+                 qPrintable(QString("%1 vs %2").arg(factor).arg(expected)));
+        // Without a prior the factor is the plain root: the whole offset.
+        const double plain =
+            fitGpuRateFactor([&](double f) { return std::vector<double>(n, offset - std::log(f)); },
+                             GpuFactorPrior{});
+        QVERIFY(std::abs(plain / std::exp(offset) - 1) < 1e-3);
+    }
+
+    void rowsThatHardlyMoveWithTheFactorLeaveItNearOne() {
+        // A run bound by its communication: 40% faster than predicted, but its throughput
+        // moves a hundredth as fast as the kernels. The root runs to the 4x bound, which a
+        // compute-bound scenario of the same GPU would pay in full; the mode stays near 1.
+        const auto insensitive = [](double f) {
+            return std::vector<double>{std::log(1.4) - 0.01 * std::log(f)};
+        };
+        QCOMPARE(fitGpuRateFactor(insensitive, GpuFactorPrior{}), 4.0);
+        const double factor = fitGpuRateFactor(insensitive, GpuFactorPrior{0.07, 0.12});
+        QVERIFY2(std::abs(std::log(factor)) < 0.01, qPrintable(QString::number(factor)));
+    }
 };
 
 QTEST_GUILESS_MAIN(PinSplit)

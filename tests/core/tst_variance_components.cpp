@@ -5,6 +5,8 @@
 #include "util/error.h"
 #include "validation/variance_components.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 #include <cmath>
@@ -45,7 +47,7 @@ std::vector<LabelledResidual> draw(int sources, double sigma_h, double sigma_g, 
             const int rows = normal.uniform(1, 8);
             for (int k = 0; k < rows; ++k)
                 out.push_back({"source" + std::to_string(s), "gpu" + std::to_string(g),
-                               mean + h + own + sigma_e * normal()});
+                               mean + h + own + sigma_e * normal(), ""});
         }
     }
     return out;
@@ -102,7 +104,7 @@ class TestVarianceComponents : public QObject {
         // Two sources whose means agree exactly, GPUs within them apart: the between-source
         // sum of squares is 0, below what the GPUs alone would give.
         std::vector<LabelledResidual> r{
-            {"a", "x", 0.1}, {"a", "y", -0.1}, {"b", "x", 0.1}, {"b", "y", -0.1}};
+            {"a", "x", 0.1, ""}, {"a", "y", -0.1, ""}, {"b", "x", 0.1, ""}, {"b", "y", -0.1, ""}};
         const VarianceComponents v = estimateVarianceComponents(r);
         QVERIFY(v.raw_sigma_h2 < 0);
         QCOMPARE(v.sigma_h2, 0.0);
@@ -113,7 +115,7 @@ class TestVarianceComponents : public QObject {
     void noResidualsOrANonFiniteOneIsRefused() {
         QVERIFY_THROWS_EXCEPTION(InputError, estimateVarianceComponents({}));
         QVERIFY_THROWS_EXCEPTION(InputError,
-                                 estimateVarianceComponents({{"a", "x", std::nan("")}}));
+                                 estimateVarianceComponents({{"a", "x", std::nan(""), ""}}));
     }
 
     void theShippedFileReadsBackWhatWasWritten() {
@@ -127,6 +129,26 @@ class TestVarianceComponents : public QObject {
         QVERIFY(std::abs(std::sqrt(back.components.sigma_h2) - std::sqrt(pin.components.sigma_h2)) <
                 1e-6);
         QVERIFY_THROWS_EXCEPTION(InputError, parsePinVariance("{\"format\": \"x\"}", "bad.json"));
+    }
+
+    void theSpreadWithinAPrecisionIsPooledOverItsGroups() {
+        // One cell, two precisions a constant apart: the rows' spread within the cell holds
+        // that gap, the spread within each precision only the rows' own.
+        std::vector<LabelledResidual> r{{"a", "x", 0.20, "amp"},   {"a", "x", 0.22, "amp"},
+                                        {"a", "x", -0.20, "tf32"}, {"a", "x", -0.22, "tf32"},
+                                        {"b", "y", 0.01, "amp"},   {"b", "y", -0.01, "amp"}};
+        const VarianceComponents v = estimateVarianceComponents(r);
+        // Pooled: squared deviations 4 x 0.01^2 + 2 x 0.01^2 over 6 rows - 3 groups.
+        QVERIFY2(std::abs(v.sigma_w2 - 6e-4 / 3) < 1e-9, qPrintable(QString::number(v.sigma_w2)));
+        QVERIFY(v.sigma_e2 > 10 * v.sigma_w2);
+        // A file written before sigma_w reads it as sigma_e.
+        PinVariance pin;
+        pin.components = v;
+        nlohmann::json doc = nlohmann::json::parse(pinVarianceToJson(pin));
+        QVERIFY(doc.contains("sigma_w"));
+        doc.erase("sigma_w");
+        const PinVariance old = parsePinVariance(doc.dump(), "old.json");
+        QVERIFY(std::abs(old.components.sigma_w2 - old.components.sigma_e2) < 1e-12);
     }
 
     void theShippedEstimateIsAShare() {
