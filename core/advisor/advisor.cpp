@@ -225,9 +225,8 @@ class Advisor {
             if (auto s = evaluate({c}, true))
                 helping.push_back(std::move(*s));
             else if (m_not_suggested.size() > filed &&
-                     m_not_suggested.back().reason.rfind("does not fit", 0) == 0 &&
-                     m_not_suggested.back().speedup > 1) {
-                // Faster if only it fit: worth saying, apart, whatever else helps.
+                     m_not_suggested.back().reason.rfind("does not fit", 0) == 0) {
+                // What does not fit is said, apart, whatever else of its kind helps.
                 continue;
             } else if (m_not_suggested.size() > filed) {
                 // Keep the most telling reject of the kind: one that fits and runs wins over

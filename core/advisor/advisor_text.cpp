@@ -165,7 +165,9 @@ std::optional<std::string> costOf(const Scenario& base, const Prediction& base_p
                   ")";
         else
             hw += "; no shipped price for " + (now ? base.gpu.id : changed.gpu.id);
-        if (more_gpus) {
+        // Linear scaling is a yardstick for more of the same GPUs doing the same work.
+        if (more_gpus && !other_gpu && changed.precision == base.precision &&
+            changed.batch_per_gpu == base.batch_per_gpu) {
             const double efficiency = changed_prediction.images_per_second /
                                       base_prediction.images_per_second * base.totalGpus() /
                                       changed.totalGpus();

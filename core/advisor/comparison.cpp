@@ -33,7 +33,9 @@ std::vector<std::string> differingKinds(const Scenario& a, const Scenario& b) {
     add(a.totalGpus() != b.totalGpus(), "gpu-count");
     add(a.batch_per_gpu != b.batch_per_gpu, "batch");
     add(a.gpu.id != b.gpu.id, "gpu");
-    add(a.nhwc() != b.nhwc(), "layout");
+    // The layout as chosen: the one a precision brings by itself (Auto) is part of that
+    // precision, as in the published precision pairs.
+    add(a.layout != b.layout && a.nhwc() != b.nhwc(), "layout");
     add(a.sync != b.sync, "sync");
     add(a.realData() != b.realData(), "data");
     // A GPU is compared in the system that holds it (as the published GPU pairs are).
@@ -76,7 +78,13 @@ ScenarioComparison compareScenarios(const Scenario& current, double current_ips,
         c.band.pairs = 1;
         c.band.basis = "the same scenario";
     } else {
-        c.band = ratioBandFor(bands, c.kinds, c.ratio);
+        // Published precision pairs change the layout and the batch with the precision
+        // (ratio_band.h): their band covers those too.
+        std::vector<std::string> band_kinds = c.kinds;
+        if (std::find(band_kinds.begin(), band_kinds.end(), "precision") != band_kinds.end())
+            std::erase_if(band_kinds,
+                          [](const std::string& k) { return k == "layout" || k == "batch"; });
+        c.band = ratioBandFor(bands, band_kinds, c.ratio);
     }
     c.usd_per_million_current = usdPerMillionImages(current, current_ips);
     c.usd_per_million_other = usdPerMillionImages(other, other_ips);

@@ -2,6 +2,7 @@
 // suggestion are the obvious ones; suggestions are sorted, fit, help and reproduce; what
 // does not fit or apply is listed apart; the ratio bands read back.
 #include "advisor/advisor.h"
+#include "advisor/comparison.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/model.h"
@@ -178,6 +179,42 @@ class Advisor : public QObject {
             QVERIFY(x.global_batch <= 512);
         for (const Suggestion& x : a.combinations)
             QVERIFY(x.global_batch <= 512);
+    }
+
+    void aPinIsComparedAsARatioWithTheBandOfItsKind() {
+        const Scenario fp32 =
+            scenario("resnet50", "v100-sxm2-16gb", "dgx1-v100", 1, 8, 64, Precision::FP32);
+        Scenario amp = fp32;
+        amp.precision = Precision::AMP;
+        const double a = predict(amp).images_per_second, f = predict(fp32).images_per_second;
+        RatioBands bands;
+        bands.kinds = {{"precision", 20, 0.1, 0.05}, {"*", 50, 0.2, 0.1}};
+        const ScenarioComparison c = compareScenarios(amp, a, fp32, f, bands);
+        QCOMPARE(c.kinds, std::vector<std::string>{"precision"});
+        QVERIFY(std::abs(c.ratio - a / f) < 1e-12);
+        QVERIFY(std::abs(c.band.high / c.ratio - std::exp(0.1)) < 1e-9);
+        QVERIFY(c.clear());
+        const std::string text = c.text("Pin 1");
+        QVERIFY2(text.find("x the images/s of Pin 1 (band ") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("not a clear win") == std::string::npos, text.c_str());
+        // A small difference of a kind no pair backs: the band of every pair, holding 1x.
+        Scenario bucket = fp32;
+        bucket.bucket_mb = 50;
+        const ScenarioComparison b = compareScenarios(bucket, f * 1.05, fp32, f, bands);
+        QCOMPARE(b.kinds, std::vector<std::string>{"bucket"});
+        QVERIFY(!b.band.backed);
+        QVERIFY(!b.clear());
+        QVERIFY2(b.text("Pin 2").find("not a clear win") != std::string::npos,
+                 b.text("Pin 2").c_str());
+        // The same scenario: 1x, no band needed.
+        QVERIFY(compareScenarios(fp32, f, fp32, f, bands).kinds.empty());
+        // Cost per million images: GPUs x price per hour / images per hour.
+        Scenario priced = fp32;
+        priced.gpu.usd_per_gpu_hour = 3.6;
+        QVERIFY(std::abs(*usdPerMillionImages(priced, 1000.0) - 8 * 3.6 / 3600 / 1000 * 1e6) <
+                1e-9);
+        priced.gpu.usd_per_gpu_hour.reset();
+        QVERIFY(!usdPerMillionImages(priced, 1000.0));
     }
 
     void ratioPairsDifferInOneFactorAlone() {
