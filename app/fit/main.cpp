@@ -22,6 +22,7 @@
 #include "validation/error_band.h"
 #include "validation/pin_table.h"
 #include "validation/profile_fit.h"
+#include "validation/ratio_band.h"
 #include "validation/variance_components.h"
 
 #include <CLI/CLI.hpp>
@@ -47,6 +48,8 @@ struct Options {
     int jobs = 0;
     bool write = false;
     bool write_pin_variance = false;
+    bool write_ratio_bands = false;
+    bool ratio_bands_in_sample = false;
     bool pin_table = false;
     std::vector<double> pin_shares;
     std::string report;
@@ -302,6 +305,13 @@ int main(int argc, char** argv) {
     app.add_flag("--write-pin-variance", o.write_pin_variance,
                  "Write profiles/pin-variance.json (the harness share of a pin) from the "
                  "leave-one-source-out residuals, and nothing else");
+    app.add_flag("--write-ratio-bands", o.write_ratio_bands,
+                 "Write profiles/ratio-bands.json (how sure a predicted speed-up is) from the "
+                 "leave-one-source-out residuals, and nothing else");
+    app.add_flag("--ratio-bands-in-sample", o.ratio_bands_in_sample,
+                 "Write profiles/ratio-bands.json from the rows predicted with the shipped "
+                 "profiles as they are (in sample, no fit: seconds instead of the "
+                 "cross-validation's minutes; says so in its basis), and nothing else");
     app.add_flag("--pin-table", o.pin_table,
                  "Add the leave-one-GPU-in table: each GPU's rows fitted as iterscope-cli fit "
                  "--measurements does, from the fit with its source left out, and the "
@@ -327,6 +337,31 @@ int main(int argc, char** argv) {
         std::vector<std::size_t> all(rows.size());
         for (std::size_t i = 0; i < all.size(); ++i)
             all[i] = i;
+
+        if (o.ratio_bands_in_sample) {
+            // The shipped profiles are the fit to every row, so these are its in-sample
+            // residuals: narrower than held-out ones would be, and the basis says so.
+            const std::vector<double> predicted = predictRows(problem, all, problem.baseline);
+            RatioBands ratio;
+            ratio.basis = "|ln(measured ratio / predicted ratio)| of pairs of rows of one source "
+                          "that differ in one factor alone, each row predicted with the shipped "
+                          "profiles (in sample: the rows were in their fit; iterscope-fit --cv "
+                          "source --write-ratio-bands gives held-out ones); conformal quantiles "
+                          "at the coverage";
+            std::vector<double> residuals(rows.size());
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                residuals[i] = logRatio(rows[i], predicted[i]);
+            ratio.kinds = ratioClasses(rows, residuals, ratio.coverage);
+            for (const RatioClass& c : ratio.kinds)
+                std::printf("ratio band %-10s %4d pairs  +-%.1f%%\n", c.kind.c_str(), c.pairs,
+                            (std::exp(c.half_width_log) - 1) * 100);
+            const std::string file =
+                (std::filesystem::path(profilesDir()) / "ratio-bands.json").string();
+            writeFileAtomically(file, ratioBandsToJson(ratio));
+            parseRatioBands(readBoundedFile(file, 1 << 20, "ratio bands"), file);
+            std::cout << "wrote " << file << "\n";
+            return 0;
+        }
 
         const FitResult fit = fitParameters(spec, problem, all);
         const auto profiles = applyFit(spec, fit.values, problem.baseline);
@@ -488,6 +523,36 @@ int main(int argc, char** argv) {
             }
         } else if (o.write_pin_variance) {
             std::cout << "pin variance not written: it needs --cv source\n";
+        }
+
+        // Ratio errors of pairs that differ in one factor (core/validation/ratio_band.h):
+        // held out by source, since both rows of a pair come from one source.
+        if (cv.count("source")) {
+            RatioBands ratio;
+            ratio.basis = "|ln(measured ratio / predicted ratio)| of pairs of rows of one source "
+                          "that differ in one factor alone, each row predicted with its whole "
+                          "source left out of the fit; conformal quantiles at the coverage";
+            std::vector<double> residuals(rows.size());
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                residuals[i] = logRatio(rows[i], cv["source"][i]);
+            ratio.kinds = ratioClasses(rows, residuals, ratio.coverage);
+            md << "\n| change | pairs | 80% half-width | rms |\n|---|---|---|---|\n";
+            for (const RatioClass& c : ratio.kinds) {
+                std::printf("ratio band %-10s %4d pairs  +-%.1f%%\n", c.kind.c_str(), c.pairs,
+                            (std::exp(c.half_width_log) - 1) * 100);
+                md << "| " << c.kind << " | " << c.pairs << " | "
+                   << fixed((std::exp(c.half_width_log) - 1) * 100, 1) << "% | "
+                   << fixed(c.rms_log, 3) << " |\n";
+            }
+            if (o.write || o.write_ratio_bands) {
+                const std::string file =
+                    (std::filesystem::path(profilesDir()) / "ratio-bands.json").string();
+                writeFileAtomically(file, ratioBandsToJson(ratio));
+                parseRatioBands(readBoundedFile(file, 1 << 20, "ratio bands"), file);
+                std::cout << "wrote " << file << "\n";
+            }
+        } else if (o.write_ratio_bands) {
+            std::cout << "ratio bands not written: they need --cv source\n";
         }
 
         if (o.pin_table) {

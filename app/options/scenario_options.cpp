@@ -73,6 +73,14 @@ void addScenarioFlags(CLI::App* command, ScenarioFlags& flags) {
                         "Host augmentation of real images: auto (the network's recipe: "
                         "AutoAugment for EfficientNet, RandAugment for EfficientNetV2, else "
                         "standard), standard, autoaugment or randaugment");
+    command->add_option("--nics-per-node", flags.nics_per_node,
+                        "Network interfaces per node (default: the system's)");
+    command->add_option("--nic-gbps", flags.nic_gbps,
+                        "GB/s per NIC and direction, e.g. 12.5 for 100 Gb/s (default: the "
+                        "system's)");
+    command->add_option("--loader-workers", flags.loader_workers,
+                        "Data-loader processes per GPU decoding real images (default: the "
+                        "software's)");
 }
 
 std::vector<int64_t> parseIntegerList(const std::string& text, const std::string& flag, int64_t min,
@@ -149,6 +157,21 @@ Scenario buildScenario(const ScenarioFlags& flags, SweepAxes& axes) {
     if (axes.gpus_per_node.empty())
         axes.gpus_per_node.push_back(std::max(1, s.system.gpus_per_node));
     s.software = loadSoftwareProfile(flags.software);
+    if (flags.nics_per_node < 0 || flags.nics_per_node > 64)
+        throw InputError("--nics-per-node: " + std::to_string(flags.nics_per_node) +
+                         " is outside 1..64");
+    if (!(flags.nic_gbps >= 0 && flags.nic_gbps <= 10000))
+        throw InputError("--nic-gbps: " + std::to_string(flags.nic_gbps) +
+                         " is outside 0..10000 GB/s");
+    if (!(flags.loader_workers >= 0 && flags.loader_workers <= 1024))
+        throw InputError("--loader-workers: " + std::to_string(flags.loader_workers) +
+                         " is outside 1..1024");
+    if (flags.nics_per_node > 0)
+        s.system.nics_per_node = flags.nics_per_node;
+    if (flags.nic_gbps > 0)
+        s.system.nic_gbps = flags.nic_gbps;
+    if (flags.loader_workers > 0)
+        s.software.loader_workers_per_gpu = flags.loader_workers;
     s.sync =
         requireSyncStrategy(flags.sync.empty() ? s.software.default_sync : flags.sync, "--sync");
 

@@ -21,7 +21,8 @@ using ScenarioFlags = ScenarioChoices;
 // Adds --network --gpu --system --nodes --gpus-per-node --batch --image --precision
 // --software --sync --allreduce --overlap --bucket-mb --ps-count --layout --data
 // --augmentation --parallel
-// --pipeline-stages --micro-batches --schedule to a command.
+// --pipeline-stages --micro-batches --schedule --nics-per-node --nic-gbps --loader-workers
+// to a command.
 void addScenarioFlags(CLI::App* command, ScenarioFlags& flags);
 
 // "1,2,4,8" -> {1, 2, 4, 8}. Throws InputError naming `flag` for anything but positive

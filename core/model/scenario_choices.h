@@ -31,6 +31,11 @@ struct ScenarioChoices {
     int pipeline_stages = 2;
     int micro_batches = 0; // 0: four per stage, or the most below that dividing the batch
     std::string schedule = "1f1b";
+    // Hardware and loader what-ifs on top of the profiles (0: the profile's own): the
+    // advisor's suggestions reproduce from flags through these.
+    int nics_per_node = 0;
+    double nic_gbps = 0;       // GB/s per NIC per direction
+    double loader_workers = 0; // data-loader processes per GPU
 };
 
 } // namespace iterscope

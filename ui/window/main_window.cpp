@@ -3,6 +3,8 @@
 // main_window_files.cpp.
 #include "window/main_window.h"
 
+#include "what_helps/advisor_view.h"
+
 #include "charts/charts.h"
 #include "charts/layer_chart.h"
 #include "layers/layer_table_model.h"
@@ -234,6 +236,7 @@ void MainWindow::onFinished(ResultPtr result) {
     if (m_timeline->rowLabels().size() != rows)
         fitTimelineHeight();
     m_layer_chart->setResult(result);
+    m_advisor->setResult(result);
     m_summary->setResult(result);
     showCaveats(*result);
     m_plan->setScenario(result->settings);

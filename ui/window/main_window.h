@@ -40,6 +40,7 @@ namespace iterscope::ui {
 
 class ElidedLabel;
 class LayerChartView;
+class AdvisorView;
 class LayerFilterModel;
 class LayerTableModel;
 class PlanView;
@@ -163,6 +164,7 @@ class MainWindow : public QMainWindow {
     TimelineView* timeline() const { return m_timeline; }
     ScalingChartsView* scalingCharts() const { return m_charts; }
     LayerChartView* layerChart() const { return m_layer_chart; }
+    AdvisorView* advisorView() const { return m_advisor; }
     PlanView* planView() const { return m_plan; }
     LayerTableModel* layerModel() const { return m_model; }
     LayerFilterModel* layerProxy() const { return m_proxy; }
@@ -275,6 +277,7 @@ class MainWindow : public QMainWindow {
     TimelineView* m_timeline = nullptr;
     ScalingChartsView* m_charts = nullptr;
     LayerChartView* m_layer_chart = nullptr;
+    AdvisorView* m_advisor = nullptr;
     PlanView* m_plan = nullptr;
     QTabWidget* m_view_tabs = nullptr;
     QSplitter* m_vertical = nullptr;

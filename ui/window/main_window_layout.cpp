@@ -4,6 +4,8 @@
 // shows Layer, Forward, Backward and % first.
 #include "window/main_window.h"
 
+#include "what_helps/advisor_view.h"
+
 #include "charts/charts.h"
 #include "charts/layer_chart.h"
 #include "layers/layer_table_model.h"
@@ -69,6 +71,12 @@ void MainWindow::createViews() {
     m_view_tabs->setDocumentMode(true);
     addViewTab(m_charts, tr("Scaling curves"),
                tr("Throughput and scaling efficiency against GPU count and batch per GPU"));
+    m_advisor = new AdvisorView;
+    addViewTab(m_advisor, tr("What helps"),
+               tr("Every single change in reach, ranked by speed-up, with its band and why"));
+    connect(m_advisor, &AdvisorView::applyRequested, this, &MainWindow::setScenario);
+    connect(m_charts, &ScalingChartsView::pinsChanged, m_advisor,
+            [this] { m_advisor->setPins(m_charts->pins()); });
     addViewTab(m_layer_chart, tr("Costliest layers"),
                tr("The layers with the most forward + backward time"));
     m_plan = new PlanView;
