@@ -1,8 +1,11 @@
 // iterscope: the desktop what-if analyzer (DESIGN.md "Interfaces"):
 //   iterscope [--network NETWORK] [scenario flags] [--window-size WxH] [--screenshot FILE.png]
+#include "charts/charts.h"
+#include "charts/layer_chart.h"
 #include "planner/plan_view.h"
 #include "profile_editor/profile_editor.h"
 #include "scenario/settings_from_choices.h"
+#include "what_helps/advisor_view.h"
 #include "window/main_window.h"
 
 #include "export/exporters.h"
@@ -102,8 +105,8 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"new-gpu", "new-system"}));
     cli.add_flag("--dark", dark, "Use a dark palette");
     std::string tab;
-    cli.add_option("--tab", tab, "Show this view tab: scaling, layers or plan")
-        ->check(CLI::IsMember({"scaling", "layers", "plan"}));
+    cli.add_option("--tab", tab, "Show this view tab: scaling, helps (What helps), layers or plan")
+        ->check(CLI::IsMember({"scaling", "helps", "layers", "plan"}));
     std::string trace, measurements;
     cli.add_option("--trace", trace,
                    "Open this PyTorch profiler trace (.json, .json.gz): the scenario becomes the "
@@ -163,8 +166,17 @@ int main(int argc, char** argv) {
     iterscope::ui::MainWindow window(!shooting);
     if (dark)
         window.setDarkTheme(true);
-    if (!tab.empty())
-        window.viewTabs()->setCurrentIndex(tab == "scaling" ? 0 : tab == "layers" ? 1 : 2);
+    if (!tab.empty()) {
+        // By the view, not its index: tabs are added as views are.
+        QWidget* view = tab == "scaling"  ? static_cast<QWidget*>(window.scalingCharts())
+                        : tab == "helps"  ? static_cast<QWidget*>(window.advisorView())
+                        : tab == "layers" ? static_cast<QWidget*>(window.layerChart())
+                                          : static_cast<QWidget*>(window.planView());
+        QTabWidget* tabs = window.viewTabs();
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->widget(i) == view || tabs->widget(i)->isAncestorOf(view))
+                tabs->setCurrentIndex(i);
+    }
     // The session's scenario replaces the flags'.
     const bool from_session = !session.empty();
     if (from_session &&
