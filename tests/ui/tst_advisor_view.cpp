@@ -52,6 +52,18 @@ class TestAdvisorView : public QObject {
         QVERIFY(view->list()->topLevelItemCount() > 0);
         const Suggestion first = view->advice()->suggestions.front();
         QCOMPARE(first.kind, std::string("precision"));
+        // What is not suggested is listed apart, under its heading, and applies nothing.
+        const Advice& advice = *view->advice();
+        QVERIFY(!advice.not_suggested.empty());
+        const int shown = static_cast<int>(advice.suggestions.size() + advice.combinations.size());
+        QCOMPARE(view->list()->topLevelItemCount(),
+                 shown + 1 + static_cast<int>(advice.not_suggested.size()));
+        QVERIFY(
+            view->list()->topLevelItem(shown)->text(1).startsWith(QStringLiteral("Not suggested")));
+        QCOMPARE(view->list()->topLevelItem(shown + 1)->text(1),
+                 QString::fromStdString(advice.not_suggested.front().change));
+        QVERIFY(!view->applySuggestion(shown));
+        QVERIFY(!view->applySuggestion(shown + 1));
 
         const ScenarioSettings before = w.currentResult()->settings;
         QVERIFY(view->applySuggestion(0));

@@ -17,6 +17,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <limits>
 
 namespace iterscope::ui {
 
@@ -25,6 +26,7 @@ namespace {
 enum Column { SpeedupColumn, ChangeColumn, WhyColumn };
 constexpr int kSpeedupRole = Qt::UserRole + 1; // speed-up, low, high, scale
 constexpr int kRowRole = Qt::UserRole + 2;     // index into the suggestions, -1: a combination
+constexpr int kNotSuggestedRow = std::numeric_limits<int>::min(); // applies nothing
 
 // Paints a suggestion's speed-up as a bar from 1x with its band as a whisker, so that
 // the list reads as a chart; the figure is written over it.
@@ -42,7 +44,7 @@ class SpeedupDelegate : public QStyledItemDelegate {
         if (v.size() == 4) {
             const double speedup = v[0].toDouble(), low = v[1].toDouble(), high = v[2].toDouble();
             const double scale = std::max(1.0001, v[3].toDouble());
-            const QRectF r = QRectF(o.rect).adjusted(4, 4, -4, -4);
+            const QRectF r = QRectF(o.rect).adjusted(4, 2, -4, -2);
             auto x = [&](double ratio) {
                 return r.left() + r.width() * std::clamp((ratio - 1) / (scale - 1), 0.0, 1.0);
             };
@@ -54,10 +56,11 @@ class SpeedupDelegate : public QStyledItemDelegate {
             QPen whisker(o.palette.color(QPalette::Text));
             whisker.setWidthF(1.5);
             painter->setPen(whisker);
-            const double mid = r.center().y();
-            painter->drawLine(QPointF(x(low), mid), QPointF(x(high), mid));
-            painter->drawLine(QPointF(x(low), mid - 4), QPointF(x(low), mid + 4));
-            painter->drawLine(QPointF(x(high), mid - 4), QPointF(x(high), mid + 4));
+            // Along the cell's foot, under the figure, so the whisker never strikes it out.
+            const double foot = r.bottom();
+            painter->drawLine(QPointF(x(low), foot), QPointF(x(high), foot));
+            painter->drawLine(QPointF(x(low), foot - 4), QPointF(x(low), foot));
+            painter->drawLine(QPointF(x(high), foot - 4), QPointF(x(high), foot));
             painter->restore();
         }
         painter->setPen(o.palette.color(
@@ -105,11 +108,6 @@ AdvisorView::AdvisorView(QWidget* parent)
     buttons->addStretch(1);
     buttons->addWidget(m_apply);
     layout->addLayout(buttons);
-
-    m_apart = new QLabel;
-    m_apart->setWordWrap(true);
-    m_apart->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_apart);
 
     m_comparisons = new QLabel;
     m_comparisons->setObjectName(QStringLiteral("pinComparisons"));
@@ -222,12 +220,31 @@ void AdvisorView::show(quint64 id, std::shared_ptr<const Advice> advice) {
         add(a.suggestions[i], static_cast<int>(i), QString());
     for (std::size_t i = 0; i < a.combinations.size(); ++i)
         add(a.combinations[i], -1 - static_cast<int>(i), tr("together: "));
-    QStringList apart;
-    for (const Suggestion& s : a.not_suggested)
-        apart << QString::fromStdString(s.change + ": " + s.reason);
-    m_apart->setText(apart.isEmpty()
-                         ? QString()
-                         : tr("Not suggested: %1").arg(apart.join(QStringLiteral("; "))));
+    // What was tried and is not suggested, apart and greyed under its own heading, one row
+    // each with its reason where the why goes: a run-on paragraph of them was cut off.
+    if (!a.not_suggested.empty()) {
+        const QColor grey = m_list->palette().color(QPalette::Disabled, QPalette::Text);
+        auto* heading = new QTreeWidgetItem(m_list);
+        heading->setText(ChangeColumn, tr("Not suggested (%1)").arg(a.not_suggested.size()));
+        QFont bold = heading->font(ChangeColumn);
+        bold.setBold(true);
+        heading->setFont(ChangeColumn, bold);
+        heading->setFlags(Qt::ItemIsEnabled);
+        heading->setData(SpeedupColumn, kRowRole, kNotSuggestedRow);
+        for (const Suggestion& s : a.not_suggested) {
+            auto* item = new QTreeWidgetItem(m_list);
+            if (s.speedup > 0)
+                item->setText(SpeedupColumn, ratio(s.speedup));
+            item->setText(ChangeColumn, QString::fromStdString(s.change));
+            item->setText(WhyColumn, QString::fromStdString(s.reason));
+            item->setFlags(Qt::ItemIsEnabled);
+            item->setData(SpeedupColumn, kRowRole, kNotSuggestedRow);
+            for (int c = 0; c < 3; ++c) {
+                item->setForeground(c, grey);
+                item->setToolTip(c, QString::fromStdString(s.change + "\n" + s.reason));
+            }
+        }
+    }
     updateApplyButton();
     emit adviceShown();
 }

@@ -67,7 +67,6 @@ class AdvisorView : public QWidget {
     QTreeWidget* m_list = nullptr;
     QPushButton* m_apply = nullptr;
     QCheckBox* m_hardware = nullptr;
-    QLabel* m_apart = nullptr;
     QFutureWatcher<std::shared_ptr<const Advice>>* m_watcher = nullptr;
     bool m_running = false;
 };
