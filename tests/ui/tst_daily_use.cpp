@@ -186,6 +186,10 @@ class TestDailyUse : public QObject {
         QCoreApplication::processEvents();
         QVERIFY2(w.minimumSizeHint().width() <= MainWindow::kSmallestScreen.width(),
                  qPrintable(QString::number(w.minimumSizeHint().width())));
+        // Nor taller: the banner's text and buttons must not raise the window's minimum
+        // height past a 720-pixel screen.
+        QVERIFY2(w.minimumSizeHint().height() <= MainWindow::kSmallestScreen.height(),
+                 qPrintable(QString::number(w.minimumSizeHint().height())));
         QPushButton* locate = w.banner()->buttons().front();
         QVERIFY(locate->toolTip().contains(name)); // the whole name, where it was shortened
     }

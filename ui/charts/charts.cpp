@@ -98,7 +98,8 @@ ScalingChartsView::ScalingChartsView(QWidget* parent)
     connect(m_batch.chart, &QChart::plotAreaChanged, this, [this] { placeMarker(m_batch); });
     for (auto* view : {m_gpu_view, m_batch_view}) {
         view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumSize(260, 110); // small enough for a 1280×720 window, stacked
+        // Small enough for a 1280×720 window, stacked, with a two-line banner above.
+        view->setMinimumSize(260, 90);
     }
     // Hovering a point shows its values; elsewhere the tooltip says what the chart shows.
     m_gpu_view->setProperty("explanation",
