@@ -1,4 +1,5 @@
 #include "cli/table.h"
+#include "util/number_text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -61,9 +62,7 @@ std::string withThousands(int64_t value) {
 }
 
 std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
+    return fixedDecimals(value, decimals);
 }
 
 std::string humanBytes(double bytes) {

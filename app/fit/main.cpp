@@ -18,6 +18,7 @@
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
+#include "util/number_text.h"
 #include "util/text_file.h"
 #include "validation/error_band.h"
 #include "validation/pin_table.h"
@@ -72,9 +73,7 @@ struct GroupLine {
 };
 
 std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+    return fixedDecimals(v, digits);
 }
 
 double mean(const std::vector<double>& v) {

@@ -1,4 +1,5 @@
 #include "advisor/advisor_text.h"
+#include "util/number_text.h"
 
 #include "advisor/comparison.h"
 #include "model/breakdown.h"
@@ -12,9 +13,7 @@ namespace iterscope {
 namespace {
 
 std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+    return fixedDecimals(v, digits);
 }
 
 std::string percent(double share) {

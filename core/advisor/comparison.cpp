@@ -1,4 +1,5 @@
 #include "advisor/comparison.h"
+#include "util/number_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,9 +10,7 @@ namespace iterscope {
 namespace {
 
 std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+    return fixedDecimals(v, digits);
 }
 
 std::string dollars(double v) {

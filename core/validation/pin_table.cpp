@@ -1,4 +1,5 @@
 #include "validation/pin_table.h"
+#include "util/number_text.h"
 
 #include "util/error.h"
 #include "util/parallel_for.h"
@@ -16,9 +17,7 @@ namespace iterscope {
 namespace {
 
 std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
+    return fixedDecimals(v, digits);
 }
 
 // "+1.2", "-0.4", and "0.0" for what rounds to nothing, whichever its sign.
