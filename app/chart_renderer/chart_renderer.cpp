@@ -1,6 +1,7 @@
 // The chart renderer module behind `iterscope-cli export-chart`: the GUI's charts and
 // timeline rendered headless, for reports and scripts.
 #include "chart_renderer/chart_renderer.h"
+#include "chart_renderer/entry_point.h"
 
 #include "export/chart_exports.h"
 #include "export/exporters.h"
@@ -114,19 +115,7 @@ void render(const ChartRenderRequest& request) {
 extern "C" __attribute__((visibility("default"))) int
 iterscope_render_chart_v1(const iterscope::ChartRenderRequest* request, char* error,
                           std::size_t error_size) {
-    const auto fail = [&](const char* what) {
-        if (error && error_size > 0)
-            std::snprintf(error, error_size, "%s", what);
-        return 1;
-    };
-    try {
-        if (!request || !request->flags || !request->kind || !request->out)
-            return fail("chart renderer: incomplete request");
-        iterscope::render(*request);
-        return 0;
-    } catch (const std::bad_alloc&) {
-        return fail("out of memory");
-    } catch (const std::exception& e) {
-        return fail(e.what());
-    }
+    return iterscope::guardedEntry(
+        error, error_size, request && request->flags && request->kind && request->out,
+        "chart renderer: incomplete request", [&] { iterscope::render(*request); });
 }

@@ -2,6 +2,7 @@
 // HTML report, drawn by the GUI's own report writer (ui/report/) in this module, so the CLI
 // keeps linking no Qt.
 #include "chart_renderer/chart_renderer.h"
+#include "chart_renderer/entry_point.h"
 
 #include "prediction/predictor.h"
 #include "report/report_data.h"
@@ -153,19 +154,7 @@ void render(const ReportRenderRequest& request) {
 extern "C" __attribute__((visibility("default"))) int
 iterscope_render_report_v1(const iterscope::ReportRenderRequest* request, char* error,
                            std::size_t error_size) {
-    const auto fail = [&](const char* what) {
-        if (error && error_size > 0)
-            std::snprintf(error, error_size, "%s", what);
-        return 1;
-    };
-    try {
-        if (!request || !request->flags || !request->out)
-            return fail("report renderer: incomplete request");
-        iterscope::render(*request);
-        return 0;
-    } catch (const std::bad_alloc&) {
-        return fail("out of memory");
-    } catch (const std::exception& e) {
-        return fail(e.what());
-    }
+    return iterscope::guardedEntry(error, error_size, request && request->flags && request->out,
+                                   "report renderer: incomplete request",
+                                   [&] { iterscope::render(*request); });
 }
