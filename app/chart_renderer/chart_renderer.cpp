@@ -2,6 +2,7 @@
 // timeline rendered headless, for reports and scripts.
 #include "chart_renderer/chart_renderer.h"
 #include "chart_renderer/entry_point.h"
+#include "chart_renderer/plan_flags.h"
 
 #include "export/chart_exports.h"
 #include "export/exporters.h"
@@ -62,20 +63,7 @@ void render(const ChartRenderRequest& request) {
         plan->setScenario(settings);
         if (const PlanChartRequest* p = request.plan) {
             ui::PlanChoices c = plan->choices();
-            if (p->epochs > 0)
-                c.epochs = static_cast<int>(p->epochs);
-            if (p->dataset_images > 0)
-                c.dataset_images = p->dataset_images;
-            if (p->max_gpus > 0)
-                c.constraints.max_gpus = static_cast<int>(p->max_gpus);
-            if (p->max_global_batch == 0)
-                c.constraints.max_global_batch.reset();
-            else if (p->max_global_batch > 0)
-                c.constraints.max_global_batch = p->max_global_batch;
-            if (p->deadline_hours > 0)
-                c.constraints.deadline_hours = p->deadline_hours;
-            if (p->budget_usd > 0)
-                c.constraints.budget_usd = p->budget_usd;
+            applyPlanFlags(p, c);
             plan->setChoices(c);
             plan->setPricesFile(QString::fromUtf8(p->prices));
         }

@@ -3,6 +3,7 @@
 // keeps linking no Qt.
 #include "chart_renderer/chart_renderer.h"
 #include "chart_renderer/entry_point.h"
+#include "chart_renderer/plan_flags.h"
 
 #include "prediction/predictor.h"
 #include "report/report_data.h"
@@ -22,6 +23,28 @@
 #include <string>
 
 namespace iterscope {
+
+bool applyPlanFlags(const PlanChartRequest* p, ui::PlanChoices& c) {
+    if (!p)
+        return false;
+    if (p->epochs > 0)
+        c.epochs = static_cast<int>(p->epochs);
+    if (p->dataset_images > 0)
+        c.dataset_images = p->dataset_images;
+    if (p->max_gpus > 0)
+        c.constraints.max_gpus = static_cast<int>(p->max_gpus);
+    if (p->max_global_batch == 0)
+        c.constraints.max_global_batch.reset();
+    else if (p->max_global_batch > 0)
+        c.constraints.max_global_batch = p->max_global_batch;
+    if (p->deadline_hours > 0)
+        c.constraints.deadline_hours = p->deadline_hours;
+    if (p->budget_usd > 0)
+        c.constraints.budget_usd = p->budget_usd;
+    return p->epochs > 0 || p->dataset_images > 0 || p->max_gpus > 0 || p->max_global_batch >= 0 ||
+           p->deadline_hours > 0 || p->budget_usd > 0;
+}
+
 namespace {
 
 // The session's scenario with every flag the command line gave put over it.
@@ -72,28 +95,6 @@ ui::ScenarioSettings overridden(ui::ScenarioSettings s, const ui::ScenarioSettin
         throw InputError("--nodes × --gpus-per-node: at most " +
                          std::to_string(ui::ScenarioSettings::kMaxGpus) + " GPUs");
     return s;
-}
-
-// Plan flags set (> 0; max_global_batch >= 0) replace the session's; any one given plans.
-bool applyPlanFlags(const PlanChartRequest* p, ui::PlanChoices& c) {
-    if (!p)
-        return false;
-    if (p->epochs > 0)
-        c.epochs = static_cast<int>(p->epochs);
-    if (p->dataset_images > 0)
-        c.dataset_images = p->dataset_images;
-    if (p->max_gpus > 0)
-        c.constraints.max_gpus = static_cast<int>(p->max_gpus);
-    if (p->max_global_batch == 0)
-        c.constraints.max_global_batch.reset();
-    else if (p->max_global_batch > 0)
-        c.constraints.max_global_batch = p->max_global_batch;
-    if (p->deadline_hours > 0)
-        c.constraints.deadline_hours = p->deadline_hours;
-    if (p->budget_usd > 0)
-        c.constraints.budget_usd = p->budget_usd;
-    return p->epochs > 0 || p->dataset_images > 0 || p->max_gpus > 0 || p->max_global_batch >= 0 ||
-           p->deadline_hours > 0 || p->budget_usd > 0;
 }
 
 void render(const ReportRenderRequest& request) {
