@@ -203,12 +203,7 @@ void ComputeCache::forgetHardware() {
     m_systems.clear();
 }
 
-Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
-    Scenario s;
-    s.network = cache.network(settings.network, settings.image);
-    s.gpu = cache.gpu(settings.gpu);
-    s.system = cache.system(settings.system);
-    s.software = cache.software(settings.software);
+void applySettingsChoices(Scenario& s, const ScenarioSettings& settings) {
     s.batch_per_gpu = settings.batch;
     s.nodes = settings.nodes;
     s.gpus_per_node = settings.gpus_per_node;
@@ -224,6 +219,15 @@ Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
     s.pipeline_stages = settings.pipeline_stages;
     s.micro_batches = settings.micro_batches;
     s.schedule = requirePipelineSchedule(settings.schedule.toStdString(), "schedule");
+}
+
+Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache) {
+    Scenario s;
+    s.network = cache.network(settings.network, settings.image);
+    s.gpu = cache.gpu(settings.gpu);
+    s.system = cache.system(settings.system);
+    s.software = cache.software(settings.software);
+    applySettingsChoices(s, settings);
     // One GPU exchanges nothing and has nothing to split or shard, whatever the platform
     // prefers and the strategy says.
     if (s.totalGpus() == 1) {

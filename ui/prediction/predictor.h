@@ -128,6 +128,11 @@ class ComputeCache {
 
 // The core Scenario for a set of choices. Throws InputError naming the bad choice.
 Scenario buildScenario(const ScenarioSettings& settings, ComputeCache& cache);
+// The settings' choices beside the hardware and network (GPU counts, batch, precision, the
+// exchange, layout, data, parallel strategy) put into `s`, whose software must already be
+// the settings' (its default exchange stands for an empty one). Throws InputError for a
+// choice that is no such thing.
+void applySettingsChoices(Scenario& s, const ScenarioSettings& settings);
 
 // The prediction and the single-GPU comparison, without scaling curves. Throws InputError.
 // With a trace, the result compares it with the prediction (PredictionResult::trace).

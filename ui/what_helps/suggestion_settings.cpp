@@ -2,6 +2,7 @@
 
 #include "hardware/profile_loader.h"
 #include "model/scenario.h"
+#include "prediction/predictor.h"
 
 #include <memory>
 
@@ -72,21 +73,7 @@ Scenario scenarioOfPin(const Scenario& current, const ScenarioSettings& cur,
         s.system = loadSystemProfile(pin.system.toStdString());
     if (pin.software != cur.software)
         s.software = loadSoftwareProfile(pin.software.toStdString());
-    s.nodes = pin.nodes;
-    s.gpus_per_node = pin.gpus_per_node;
-    s.batch_per_gpu = pin.batch;
-    s.precision = requirePrecision(pin.precision.toStdString(), "precision");
-    s.sync = requireSyncStrategy(
-        pin.sync.isEmpty() ? s.software.default_sync : pin.sync.toStdString(), "sync");
-    s.allreduce = requireAllreduceAlgorithm(pin.allreduce.toStdString(), "allreduce");
-    s.overlap = pin.overlap;
-    s.bucket_mb = pin.bucket_mb;
-    s.layout = requireLayout(pin.layout.toStdString(), "layout");
-    s.data = requireDataSource(pin.data.toStdString(), "data");
-    s.parallel = requireParallelStrategy(pin.parallel.toStdString(), "parallel");
-    s.pipeline_stages = pin.pipeline_stages;
-    s.micro_batches = pin.micro_batches;
-    s.schedule = requirePipelineSchedule(pin.schedule.toStdString(), "schedule");
+    applySettingsChoices(s, pin);
     return s;
 }
 
