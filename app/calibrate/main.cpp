@@ -2,12 +2,12 @@
 // measurement JSON and a calibrated GPU profile (docs/calibrator.md).
 #include "calibration/calibrated_profile.h"
 #include "calibration/compare.h"
-#include "calibration/fit.h"
 #include "calibration/measurement.h"
 #include "cuda/cuda_util.h"
 #include "cuda/layer_bench.h"
 #include "cuda/nccl_bench.h"
 #include "cuda/peaks.h"
+#include "fitting/layer_fit.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/model.h"

@@ -6,14 +6,14 @@
 #include "cli/command.h"
 #include "cli/table.h"
 #include "cli/trace_setup.h"
+#include "fitting/measurement_fit.h"
+#include "fitting/trace_fit.h"
+#include "fitting/variance_components.h"
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
-#include "trace/trace_fit.h"
 #include "util/error.h"
 #include "util/text_file.h"
 #include "util/utc_time.h"
-#include "validation/measurement_fit.h"
-#include "validation/variance_components.h"
 
 #include <nlohmann/json.hpp>
 

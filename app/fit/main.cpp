@@ -11,20 +11,20 @@
 // without it nothing is changed. --write-pin-variance writes only
 // profiles/pin-variance.json: the variance components of the leave-one-source-out residuals
 // by (source, GPU) and the harness share iterscope-cli fit carries to other GPUs
-// (core/validation/variance_components.h; needs source in --cv). --pin-table adds the
-// leave-one-GPU-in table (core/validation/pin_table.h): each GPU of a source fitted with
+// (core/fitting/variance_components.h; needs source in --cv). --pin-table adds the
+// leave-one-GPU-in table (core/fitting/pin_table.h): each GPU of a source fitted with
 // iterscope-cli fit's own function, from the fit with that source left out, and the source's
 // other GPUs predicted. A developer tool: the shipped model never reads measurements.
+#include "fitting/pin_table.h"
+#include "fitting/published_fit.h"
+#include "fitting/variance_components.h"
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
 #include "util/number_text.h"
 #include "util/text_file.h"
 #include "validation/error_band.h"
-#include "validation/pin_table.h"
-#include "validation/profile_fit.h"
 #include "validation/ratio_band.h"
-#include "validation/variance_components.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

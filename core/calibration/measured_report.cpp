@@ -1,6 +1,6 @@
 #include "calibration/measured_report.h"
 
-#include "calibration/fit.h"
+#include "calibration/kernel_scenario.h"
 #include "model/model.h"
 #include "util/error.h"
 

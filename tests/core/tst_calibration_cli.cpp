@@ -1,8 +1,8 @@
 // iterscope-calibrate as a program, on a machine without a GPU (CI): it must explain
 // itself, reject bad flags before touching the GPU, and fail with one line when there is
 // no GPU or driver. Skipped where the calibrator was not built (no CUDA Toolkit).
-#include "calibration/fit.h"
 #include "calibration/measurement.h"
+#include "fitting/layer_fit.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/model.h"

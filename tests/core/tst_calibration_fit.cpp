@@ -3,8 +3,8 @@
 // must stop at the schema's bounds and say so.
 #include "calibration/calibrated_profile.h"
 #include "calibration/compare.h"
-#include "calibration/fit.h"
 #include "calibration/measured_report.h"
+#include "fitting/layer_fit.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/model.h"

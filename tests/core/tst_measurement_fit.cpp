@@ -1,19 +1,19 @@
-// Fitting a software profile to a person's measurements (core/validation/measurement_fit.h,
-// core/trace/trace_fit.h): a fit recovers the parameter that made the measurements, a
+// Fitting a software profile to a person's measurements (core/fitting/measurement_fit.h,
+// core/fitting/trace_fit.h): a fit recovers the parameter that made the measurements, a
 // profile fitted on one GPU's rows predicts another GPU's better than its base, the pull
 // toward the base keeps few rows from running away, bad rows are refused, and the written
 // profile loads back with its own error band.
+#include "fitting/measurement_fit.h"
+#include "fitting/trace_fit.h"
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
 #include "model/model.h"
 #include "trace/kineto_trace.h"
-#include "trace/trace_fit.h"
 #include "training_trace.h"
 #include "util/error.h"
 #include "util/text_file.h"
 #include "validation/error_band.h"
-#include "validation/measurement_fit.h"
 
 #include "measured_rows.h"
 

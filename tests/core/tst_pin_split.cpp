@@ -1,15 +1,15 @@
-// A pin that knows what it pins (core/validation/measurement_fit.h, docs/calibrating.md):
+// A pin that knows what it pins (core/fitting/measurement_fit.h, docs/calibrating.md):
 // a fit to one GPU's rows keeps that GPU's own part (a kernel-rate factor per precision,
 // keyed by its id) and carries to other GPUs only the harness share of the shared change.
 // With a share of 0 another GPU predicts as with the base; with 1 the shared change carries
 // whole; the measured GPU's TF32 and AMP rows are both right after the fit; a profile
 // without the new key loads as before, and a bad one is refused.
+#include "fitting/measurement_fit.h"
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "model/model.h"
 #include "util/error.h"
 #include "util/text_file.h"
-#include "validation/measurement_fit.h"
 
 #include "measured_rows.h"
 

@@ -1,8 +1,8 @@
-// The leave-one-GPU-in table (core/validation/pin_table.h) on a tiny synthetic spec: a pin
+// The leave-one-GPU-in table (core/fitting/pin_table.h) on a tiny synthetic spec: a pin
 // is made for each GPU of a source with two GPUs or more and enough rows, starts from that
 // source's left-out fold, carries nothing to other GPUs with a share of 0 and the harness's
 // own deviation with a share of 1, and the table is the same whatever the number of jobs.
-#include "validation/pin_table.h"
+#include "fitting/pin_table.h"
 
 #include <QtTest>
 

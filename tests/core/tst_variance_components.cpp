@@ -2,8 +2,8 @@
 // variance_components.h): residuals drawn with known between-source, within-source and
 // within-cell spreads, in unbalanced cells, give those spreads back; no between-source
 // spread gives a share near 0; the shipped file reads back what was written.
+#include "fitting/variance_components.h"
 #include "util/error.h"
-#include "validation/variance_components.h"
 
 #include <nlohmann/json.hpp>
 

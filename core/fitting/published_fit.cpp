@@ -1,6 +1,6 @@
-#include "validation/profile_fit.h"
+#include "fitting/published_fit.h"
 
-#include "validation/fit_evaluator.h"
+#include "fitting/fit_evaluator.h"
 
 #include "hardware/profile_json.h"
 #include "util/error.h"

@@ -1,4 +1,4 @@
-#include "validation/fit_evaluator.h"
+#include "fitting/fit_evaluator.h"
 
 #include "util/error.h"
 

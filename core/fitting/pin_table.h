@@ -5,7 +5,7 @@
 // that GPU's rows and predicts the source's other GPUs, against the unpinned base.
 #pragma once
 
-#include "validation/profile_fit.h"
+#include "fitting/published_fit.h"
 #include "validation/validation.h"
 
 #include <string>

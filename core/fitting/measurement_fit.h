@@ -1,6 +1,6 @@
 // Fitting a software profile to what a person measured on their own stack (iterscope-cli
 // fit, docs/calibrating.md): a few of the base profile's fitted parameters are refitted on
-// their rows, starting from the base values and pulled toward them (profile_fit.h's prior
+// their rows, starting from the base values and pulled toward them (published_fit.h's prior
 // penalty), so that one to three rows tighten the profile instead of running away. The pin
 // then splits what it found: the shared parameters' change is shrunk toward the base by the
 // harness share (what a harness's error shares across its GPUs, variance_components.h), and
@@ -10,7 +10,7 @@
 // before/after/left out and the new profile's own error band.
 #pragma once
 
-#include "validation/profile_fit.h"
+#include "fitting/published_fit.h"
 #include "validation/validation.h"
 
 #include <functional>

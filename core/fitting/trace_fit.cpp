@@ -1,4 +1,4 @@
-#include "trace/trace_fit.h"
+#include "fitting/trace_fit.h"
 
 #include "model/model.h"
 #include "util/error.h"

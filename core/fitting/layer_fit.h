@@ -8,6 +8,7 @@
 #pragma once
 
 #include "calibration/compare.h"
+#include "calibration/kernel_scenario.h"
 #include "calibration/measurement.h"
 #include "hardware/hardware.h"
 #include "model/prediction.h"
@@ -18,11 +19,6 @@
 #include <vector>
 
 namespace iterscope {
-
-// A one-GPU scenario without gradient exchange and without the framework's per-layer
-// host cost: what the calibrator's isolated kernels measure.
-Scenario kernelScenario(std::shared_ptr<const AnalyzedNetwork> network, const GpuProfile& gpu,
-                        const SoftwareProfile& software, int64_t batch, Precision precision);
 
 struct ClassFit {
     std::string parameter; // "conv_efficiency", "fc_efficiency", "tensor_core_efficiency"

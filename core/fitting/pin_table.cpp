@@ -1,9 +1,9 @@
-#include "validation/pin_table.h"
+#include "fitting/pin_table.h"
 #include "util/number_text.h"
 
+#include "fitting/measurement_fit.h"
 #include "util/error.h"
 #include "util/parallel_for.h"
-#include "validation/measurement_fit.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // Predicting a fit's training rows again and again as its parameters move, cheaply: a
 // change reaches only the rows of the profiles whose values it changes, so only those are
-// predicted again (profile_fit.cpp's coordinate descent and fit_least_squares.cpp's
-// Levenberg-Marquardt start both step one or a few parameters at a time).
+// predicted again (descent.cpp's coordinate descent and leastSquaresStart's
+// Levenberg-Marquardt start below both step one or a few parameters at a time).
 #pragma once
 
-#include "validation/profile_fit.h"
+#include "fitting/published_fit.h"
 
 #include <map>
 #include <string>

@@ -1,12 +1,12 @@
 // fit --trace: a training trace's measured kernel times as the measurements a software
-// profile is fitted to (validation/measurement_fit.h). Each layer matched one to one gives
+// profile is fitted to (measurement_fit.h). Each layer matched one to one gives
 // an item per pass, each kind compared only as a whole gives one; the error is time-weighted
 // (sum |predicted - measured| / sum measured), so that a ReLU of 15 us weighs as little as it
 // costs.
 #pragma once
 
+#include "fitting/measurement_fit.h"
 #include "trace/trace_compare.h"
-#include "validation/measurement_fit.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "validation/variance_components.h"
+#include "fitting/variance_components.h"
 
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"

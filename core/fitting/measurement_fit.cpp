@@ -1,10 +1,10 @@
-#include "validation/measurement_fit.h"
+#include "fitting/measurement_fit.h"
 
+#include "fitting/variance_components.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
 #include "util/parallel_for.h"
 #include "validation/error_band.h"
-#include "validation/variance_components.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "calibration/fit.h"
+#include "fitting/layer_fit.h"
 
 #include "model/compute_model.h"
 #include "model/model.h"
@@ -98,27 +98,6 @@ ClassFit fitClass(const std::string& name, double SoftwareProfile::*parameter, S
 }
 
 } // namespace
-
-Scenario kernelScenario(std::shared_ptr<const AnalyzedNetwork> network, const GpuProfile& gpu,
-                        const SoftwareProfile& software, int64_t batch, Precision precision) {
-    Scenario s;
-    s.network = std::move(network);
-    s.gpu = gpu;
-    s.software = software;
-    // Isolated kernels carry no framework dispatch; the fitted profile keeps the base's.
-    s.software.per_layer_overhead_us = 0;
-    s.system.id = "single-gpu";
-    s.system.name = "one GPU, no exchange";
-    s.system.gpus_per_node = 1;
-    s.system.max_nodes = 1;
-    s.batch_per_gpu = batch;
-    s.nodes = 1;
-    s.gpus_per_node = 1;
-    s.precision = precision;
-    s.sync = SyncStrategy::None;
-    s.overlap = false;
-    return s;
-}
 
 SoftwareFit fitSoftwareProfile(std::shared_ptr<const AnalyzedNetwork> network,
                                const GpuProfile& calibrated_gpu, const SoftwareProfile& base,
