@@ -1,5 +1,7 @@
 #include "fitting/layer_fit.h"
 
+#include "fitting/search.h"
+
 #include "model/compute_model.h"
 #include "model/model.h"
 #include "util/error.h"
@@ -79,7 +81,7 @@ ClassFit fitClass(const std::string& name, double SoftwareProfile::*parameter, S
         fit.predicted_after_ms = fit.predicted_before_ms;
         return fit;
     }
-    double lo = std::log(kMinEfficiency), hi = std::log(kMaxEfficiency);
+    const double lo = std::log(kMinEfficiency), hi = std::log(kMaxEfficiency);
     if (predicted(std::exp(hi)) > fit.measured_ms) {
         fit.after = kMaxEfficiency;
         fit.clamped = true;
@@ -87,11 +89,9 @@ ClassFit fitClass(const std::string& name, double SoftwareProfile::*parameter, S
         fit.after = kMinEfficiency;
         fit.clamped = true;
     } else {
-        for (int i = 0; i < 60 && hi - lo > 1e-6; ++i) {
-            const double mid = (lo + hi) / 2;
-            (predicted(std::exp(mid)) > fit.measured_ms ? lo : hi) = mid;
-        }
-        fit.after = std::exp((lo + hi) / 2);
+        fit.after = bisectInLogSpace(kMinEfficiency, kMaxEfficiency, 1e-6, 60, [&](double value) {
+            return predicted(value) > fit.measured_ms;
+        });
     }
     fit.predicted_after_ms = predicted(fit.after);
     return fit;

@@ -1,5 +1,6 @@
 #include "fitting/measurement_fit.h"
 
+#include "fitting/search.h"
 #include "fitting/variance_components.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
@@ -95,7 +96,7 @@ double fitGpuRateFactor(const std::function<double(double factor)>& mean_log_err
     // A GPU's own deviation from the shared parameters stays within 4x either way (what the
     // profile loader accepts); past that the rows say something the model does not hold.
     constexpr double kMaxFactor = 4;
-    double lo = std::log(1 / kMaxFactor), hi = std::log(kMaxFactor);
+    const double lo = std::log(1 / kMaxFactor), hi = std::log(kMaxFactor);
     const double at_lo = mean_log_error(std::exp(lo)), at_hi = mean_log_error(std::exp(hi));
     if (!(std::abs(at_lo - at_hi) > 1e-9))
         return 1; // nothing these items predict runs on the GPU's kernels
@@ -104,11 +105,10 @@ double fitGpuRateFactor(const std::function<double(double factor)>& mean_log_err
     if (at_lo <= 0)
         return 1 / kMaxFactor;
     // 1e-5 in log space: far below a percent, and 20 steps.
-    while (hi - lo > 1e-5) {
-        const double mid = (lo + hi) / 2;
-        (mean_log_error(std::exp(mid)) > 0 ? lo : hi) = mid;
-    }
-    return roundToSignificant(std::exp((lo + hi) / 2), 5);
+    return roundToSignificant(
+        bisectInLogSpace(1 / kMaxFactor, kMaxFactor, 1e-5, 64,
+                         [&](double factor) { return mean_log_error(factor) > 0; }),
+        5);
 }
 
 double fitGpuRateFactor(const std::function<std::vector<double>(double factor)>& log_errors,
@@ -147,26 +147,7 @@ GpuFactorPrior shippedGpuFactorPrior() {
 }
 
 double minimizeGpuRateFactor(const std::function<double(double factor)>& error) {
-    const double golden = (std::sqrt(5.0) - 1) / 2;
-    double lo = std::log(0.25), hi = std::log(4.0);
-    double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
-    double f1 = error(std::exp(x1)), f2 = error(std::exp(x2));
-    while (hi - lo > 1e-4) {
-        if (f1 <= f2) {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - golden * (hi - lo);
-            f1 = error(std::exp(x1));
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + golden * (hi - lo);
-            f2 = error(std::exp(x2));
-        }
-    }
-    const double best = roundToSignificant(std::exp((lo + hi) / 2), 5);
+    const double best = roundToSignificant(goldenSectionInLogSpace(0.25, 4.0, 1e-4, error), 5);
     return error(best) < error(1.0) ? best : 1.0;
 }
 

@@ -1,6 +1,6 @@
 // Fitting a software profile to what a person measured on their own stack (iterscope-cli
 // fit, docs/calibrating.md): a few of the base profile's fitted parameters are refitted on
-// their rows, starting from the base values and pulled toward them (published_fit.h's prior
+// their rows, starting from the base values and pulled toward them (fit_spec.h's prior
 // penalty), so that one to three rows tighten the profile instead of running away. The pin
 // then splits what it found: the shared parameters' change is shrunk toward the base by the
 // harness share (what a harness's error shares across its GPUs, variance_components.h), and

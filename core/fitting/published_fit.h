@@ -7,6 +7,7 @@
 // profiles' JSON files, where a reviewer sees them change.
 #pragma once
 
+#include "fitting/search.h"
 #include "validation/validation.h"
 
 #include <functional>
@@ -16,51 +17,6 @@
 
 namespace iterscope {
 
-// One fitted scalar: `field` of every profile in `profiles` takes its value.
-struct FitParameter {
-    std::string name;  // "cudnn8 tensor_core_efficiency"
-    std::string field; // a numeric SoftwareProfile field (fitParameterFields())
-    std::vector<std::string> profiles;
-    double prior = 0; // where every fit starts: a documented value, never a fitted one
-    double min = 0, max = 0;
-    // When set, the name of an earlier parameter: this one is then a factor on it (prior 1:
-    // no deviation), so a profile with no rows of its own keeps the shared value, and a
-    // lower bound of 1 says a newer release is never worse than the one it extends.
-    std::string relative_to;
-    int relative_index = -1; // index of relative_to in FitSpec::parameters
-    // How far from the prior a value may wander for FitSpec::prior_weight: the penalty is
-    // prior_weight x ((value - prior) / prior_scale)^2; 0: prior_weight x ln(value/prior)^2,
-    // the same for halving as for doubling.
-    double prior_scale = 0;
-};
-
-struct FitSpec {
-    std::string file;                      // where it was read from
-    std::vector<std::string> measurements; // CSV paths, resolved against the spec's folder
-    double group_limit_percent = 15;
-    // Start the coordinate descent from a least-squares descent from the priors (true), or
-    // from the priors themselves.
-    bool least_squares_start = true;
-    std::vector<FitParameter> parameters;
-    // A pull toward the priors, in percentage points of the objective per unit of squared
-    // deviation (FitParameter::prior_scale), so that a parameter moves far from its
-    // documented value only where rows ask for it: a handful of a person's rows
-    // (iterscope-cli fit) move what they determine, and a fold that leaves out a profile's
-    // only source keeps documented values instead of drifting to a bound. 0: the objective
-    // alone.
-    double prior_weight = 0;
-};
-
-// Throws InputError naming the file and the field.
-FitSpec readFitSpec(const std::string& path);
-FitSpec parseFitSpec(const std::string& text, const std::string& file);
-
-// The SoftwareProfile fields a spec may fit, by their JSON names.
-const std::vector<std::string>& fitParameterFields();
-// Sets one of them; false for an unknown name.
-bool setFitParameterField(SoftwareProfile& profile, const std::string& field, double value);
-bool getFitParameterField(const SoftwareProfile& profile, const std::string& field, double& value);
-
 // Rows with their scenarios resolved once; only the software changes between evaluations.
 struct FitProblem {
     std::vector<ValidationRow> rows;
@@ -69,14 +25,6 @@ struct FitProblem {
 };
 FitProblem makeFitProblem(const std::vector<ValidationRow>& rows,
                           const ValidationResolver& resolver);
-
-struct FitScore {
-    double mape = 0, worst_group = 0, objective = 0;
-};
-
-// The value each parameter gives its field: its own, or its factor times the value of the
-// parameter it is relative to; efficiencies are capped at 1.
-std::vector<double> effectiveValues(const FitSpec& spec, const std::vector<double>& values);
 
 // The profiles with `values` (one per spec parameter) applied to their baselines.
 std::map<std::string, SoftwareProfile> applyFit(const FitSpec& spec,
@@ -89,30 +37,6 @@ std::vector<double> predictRows(const FitProblem& problem, const std::vector<std
 
 FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
                    const std::vector<double>& predicted, double group_limit_percent);
-
-struct FitResult {
-    std::vector<double> values; // one per spec parameter
-    FitScore score;
-    int evaluations = 0;
-};
-
-// The pull toward the priors of `values` (0 when spec.prior_weight is 0), and one
-// parameter's deviation it squares.
-double priorPenalty(const FitSpec& spec, const std::vector<double>& values);
-double priorDeviation(const FitParameter& p, double value);
-
-// The descent fitParameters() runs, on any objective: from the priors, over the parameters
-// `free` (indices into spec.parameters), within their bounds; `evaluate` scores a vector of
-// values (an InputError from it rejects that step). The objective is evaluate's.
-FitResult descendFromPriors(const FitSpec& spec, const std::vector<std::size_t>& free,
-                            const std::function<FitScore(const std::vector<double>&)>& evaluate,
-                            const std::function<void(const FitResult&)>& progress = {});
-// The same descent from `start`; `accepted` (optional) hears every step it takes.
-FitResult descend(const FitSpec& spec, const std::vector<std::size_t>& free,
-                  const std::vector<double>& start,
-                  const std::function<FitScore(const std::vector<double>&)>& evaluate,
-                  const std::function<void(const std::vector<double>&)>& accepted,
-                  const std::function<void(const FitResult&)>& progress = {});
 
 // Coordinate descent over multiplicative steps (20% halving to 0.5%), within each
 // parameter's bounds, on the rows `train`, from where a least-squares descent from the

@@ -1,4 +1,4 @@
-// iterscope-fit's machinery (core/fitting/published_fit.h): the spec is read strictly, a
+// iterscope-fit's machinery (core/fitting/): the spec is read strictly, a
 // fit recovers a parameter that generated the measurements, and cross-validation predicts
 // each held-out fold from the others only.
 #include "fitting/published_fit.h"
