@@ -17,6 +17,7 @@
 // other GPUs predicted. A developer tool: the shipped model never reads measurements.
 #include "fitting/pin_table.h"
 #include "fitting/published_fit.h"
+#include "fitting/published_outputs.h"
 #include "fitting/variance_components.h"
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
@@ -60,12 +61,6 @@ double ape(double predicted, double measured) {
     return std::abs(predicted - measured) / measured * 100.0;
 }
 
-// Throughput is what every error is stated in: time metrics invert.
-double logRatio(const ValidationRow& row, double predicted) {
-    const double r = std::log(row.measured / predicted);
-    return row.metric == "images_per_second" ? r : -r;
-}
-
 struct GroupLine {
     std::string source, gpu, sync;
     int rows = 0;
@@ -83,64 +78,6 @@ double mean(const std::vector<double>& v) {
     return v.empty() ? 0 : s / static_cast<double>(v.size());
 }
 
-bool sameSeries(const ValidationRow& a, const ValidationRow& b) {
-    return a.source == b.source && a.network == b.network && a.image == b.image &&
-           a.batch_per_gpu == b.batch_per_gpu && a.gpu == b.gpu && a.system == b.system &&
-           a.precision == b.precision && a.software == b.software && a.layout == b.layout &&
-           a.data == b.data && a.metric == b.metric;
-}
-
-// The bands of docs/model.md section 9 from the held-out residuals: sources left out for
-// the architectures some row covers, architectures left out for the others. The growth
-// beyond the data is the held-out error of a scaling step: within one series (the same
-// run on 1, 8, 16, ... GPUs), how far the error moves per doubling of the GPU count.
-ErrorBands bandsFromResiduals(const FitProblem& problem, const std::vector<double>& by_source,
-                              const std::vector<double>& by_architecture) {
-    ErrorBands bands;
-    bands.basis = "|ln(measured / predicted throughput)| of each row when its whole source "
-                  "(classes) or its whole architecture (unseen_architecture) was left out of "
-                  "the fit; conformal quantiles at the coverage";
-    std::vector<ErrorBandRow> src, arch;
-    std::vector<double> steps;
-    const auto& rows = problem.rows;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const Scenario& s = problem.scenarios[i];
-        ErrorBandRow r{s.gpu.architecture, bandPrecisionOf(s.precision), bandScaleOf(s),
-                       logRatio(rows[i], by_source[i])};
-        src.push_back(r);
-        r.log_ratio = logRatio(rows[i], by_architecture[i]);
-        arch.push_back(r);
-        bands.largest_measured_gpus = std::max(bands.largest_measured_gpus, s.totalGpus());
-        if (s.nodes > 1 && std::find(bands.measured_networks.begin(), bands.measured_networks.end(),
-                                     s.system.network) == bands.measured_networks.end())
-            bands.measured_networks.push_back(s.system.network);
-        // The next larger run of the same series.
-        std::size_t next = rows.size();
-        for (std::size_t j = 0; j < rows.size(); ++j)
-            if (sameSeries(rows[i], rows[j]) && problem.scenarios[j].totalGpus() > s.totalGpus() &&
-                (next == rows.size() ||
-                 problem.scenarios[j].totalGpus() < problem.scenarios[next].totalGpus()))
-                next = j;
-        if (next < rows.size() && s.totalGpus() > 1) {
-            const double doublings =
-                std::log2(double(problem.scenarios[next].totalGpus()) / s.totalGpus());
-            steps.push_back(
-                (logRatio(rows[next], by_source[next]) - logRatio(rows[i], by_source[i])) /
-                doublings);
-        }
-    }
-    bands.classes = errorClasses(src, bands.coverage);
-    bands.unseen_architecture = errorClasses(arch, bands.coverage);
-    bands.growth_per_doubling_log = conformalHalfWidth(steps, bands.coverage);
-    // The floor: two runs of one benchmark differ by a few percent; the fitted run-to-run
-    // spread of one GPU's iteration (sync_jitter, about 3.5%) at the band's coverage.
-    double jitter = 0;
-    for (const auto& [id, sw] : problem.baseline)
-        jitter = std::max(jitter, sw.sync_jitter);
-    bands.floor_log = 1.2816 * jitter;
-    return bands;
-}
-
 // Coverage of the 80% band on the rows' own leave-one-source-out predictions, with the
 // band itself made without that source's residuals (so no row judges its own band).
 std::string coverageReport(const FitProblem& problem, const std::vector<double>& by_source,
@@ -155,13 +92,13 @@ std::string coverageReport(const FitProblem& problem, const std::vector<double>&
             if (rows[j].source != rows[i].source) {
                 const Scenario& s = problem.scenarios[j];
                 others.push_back({s.gpu.architecture, bandPrecisionOf(s.precision), bandScaleOf(s),
-                                  logRatio(rows[j], by_source[j])});
+                                  throughputLogRatio(rows[j], by_source[j])});
             }
         ErrorBands bands = shipped;
         bands.classes = errorClasses(others, shipped.coverage);
         const Scenario& s = problem.scenarios[i];
         const ErrorBand band = errorBandFor(bands, s);
-        const double r = logRatio(rows[i], by_source[i]);
+        const double r = throughputLogRatio(rows[i], by_source[i]);
         const bool in = r >= std::log(band.low) && r <= std::log(band.high);
         held += in;
         widths.push_back(band.abovePercent());
@@ -184,37 +121,6 @@ std::string coverageReport(const FitProblem& problem, const std::vector<double>&
     return md.str();
 }
 
-// The residual of each row with its whole source left out, labelled by (source, GPU): what
-// an unseen harness gets wrong, split into what it shares across its GPUs and what one GPU
-// adds (variance_components.h).
-VarianceComponents pinVarianceComponents(const FitProblem& problem,
-                                         const std::vector<double>& by_source) {
-    std::vector<LabelledResidual> residuals;
-    for (std::size_t i = 0; i < problem.rows.size(); ++i)
-        residuals.push_back({problem.rows[i].source, problem.rows[i].gpu,
-                             logRatio(problem.rows[i], by_source[i]), problem.rows[i].precision});
-    const VarianceComponents v = estimateVarianceComponents(residuals);
-    std::printf("pin variance, leave one source out: sigma_h %.4f (between sources), sigma_g "
-                "%.4f (GPUs within a source), sigma_e %.4f (rows within a GPU), sigma_w %.4f "
-                "(rows within a GPU and precision), harness share %.3f; %d rows, %d sources, "
-                "%d (source, GPU) cells\n",
-                std::sqrt(v.sigma_h2), std::sqrt(v.sigma_g2), std::sqrt(v.sigma_e2),
-                std::sqrt(v.sigma_w2), v.harness_share, v.rows, v.sources, v.cells);
-    return v;
-}
-
-std::string pinVarianceBasis(const FitSpec& spec) {
-    std::string files;
-    for (const std::string& m : spec.measurements)
-        files += (files.empty() ? "" : ", ") + std::filesystem::path(m).filename().string();
-    return "ln(measured / predicted throughput) of every row of " + files +
-           " predicted by the fit with its whole source left out (iterscope-fit --cv source), "
-           "labelled by (source, gpu); nested random-effects model r = mu + h[source] + "
-           "g[source, gpu] + e, method of moments on the hierarchical sums of squares with "
-           "unbalanced-cell coefficients, negative components set to 0; harness_share = "
-           "sigma_h^2 / (sigma_h^2 + sigma_g^2)";
-}
-
 std::string pinVarianceReport(const VarianceComponents& v) {
     std::ostringstream md;
     md << "### Variance components of the leave-one-source-out residuals\n\n"
@@ -231,64 +137,6 @@ std::string pinVarianceReport(const VarianceComponents& v) {
        << "** (" << v.rows << " rows, " << v.sources << " sources, " << v.cells
        << " cells; grand mean " << fixed(v.mean, 4) << ").\n";
     return md.str();
-}
-
-// "FITTED by iterscope-fit on <files> as a whole (...): a (own), b (shared with x, y), ...."
-std::string fittedSummary(const FitSpec& spec, const std::string& id) {
-    std::string files;
-    for (std::size_t i = 0; i < spec.measurements.size(); ++i)
-        files += (i == 0                              ? ""
-                  : i + 1 == spec.measurements.size() ? " and "
-                                                      : ", ") +
-                 std::filesystem::path(spec.measurements[i]).filename().string();
-    std::string fields;
-    for (const FitParameter& p : spec.parameters) {
-        if (std::find(p.profiles.begin(), p.profiles.end(), id) == p.profiles.end())
-            continue;
-        std::string others;
-        for (const std::string& other : p.profiles)
-            if (other != id)
-                others += (others.empty() ? "" : ", ") + other;
-        fields += (fields.empty() ? "" : "; ") + p.field +
-                  (others.empty() ? " (own" : " (shared with " + others) +
-                  (p.relative_to.empty() ? ")" : "; a factor on " + p.relative_to + ")");
-    }
-    return "FITTED by iterscope-fit on tests/data/" + files +
-           " as a whole (tests/data/fit-spec.json lists each parameter, its prior, its bounds "
-           "and why; docs/validation.md has the procedure and the cross-validation): " +
-           fields + ".";
-}
-
-// Rewrites the fitted fields of each profile file, keeping everything else as it was.
-void writeProfiles(const FitSpec& spec, const std::vector<double>& values) {
-    std::map<std::string, std::vector<std::pair<std::string, double>>> by_profile;
-    const std::vector<double> effective = effectiveValues(spec, values);
-    for (std::size_t i = 0; i < spec.parameters.size(); ++i)
-        for (const std::string& id : spec.parameters[i].profiles)
-            by_profile[id].emplace_back(spec.parameters[i].field, effective[i]);
-    for (const auto& [id, fields] : by_profile) {
-        const std::string file = profile_json::resolve(id, "software", "software");
-        nlohmann::ordered_json doc =
-            nlohmann::ordered_json::parse(readBoundedFile(file, 1 << 20, "a profile"));
-        for (const auto& [field, value] : fields) {
-            // Four significant digits: more would claim a precision the fit does not have.
-            // Printed and read back, so that the file shows 2.28, not 2.2800000000000002.
-            char digits[32];
-            std::snprintf(digits, sizeof digits, "%.4g", value);
-            doc[field] = std::stod(digits);
-        }
-        // The profile says what was fitted, on what and with whom, from the spec itself;
-        // what it documents (from "DOCUMENTED:" on) stays as written.
-        if (doc.contains("source") && doc["source"].is_string()) {
-            const std::string old = doc["source"].get<std::string>();
-            const auto documented = old.find("DOCUMENTED:");
-            doc["source"] = fittedSummary(spec, id) +
-                            (documented == std::string::npos ? "" : " " + old.substr(documented));
-        }
-        writeFileAtomically(file, doc.dump(2) + "\n");
-        loadSoftwareProfile(file); // what was written must load back
-        std::cout << "wrote " << file << "\n";
-    }
 }
 
 } // namespace
@@ -340,17 +188,13 @@ int main(int argc, char** argv) {
         if (o.ratio_bands_in_sample) {
             // The shipped profiles are the fit to every row, so these are its in-sample
             // residuals: narrower than held-out ones would be, and the basis says so.
-            const std::vector<double> predicted = predictRows(problem, all, problem.baseline);
-            RatioBands ratio;
-            ratio.basis = "|ln(measured ratio / predicted ratio)| of pairs of rows of one source "
-                          "that differ in one factor alone, each row predicted with the shipped "
-                          "profiles (in sample: the rows were in their fit; iterscope-fit --cv "
-                          "source --write-ratio-bands gives held-out ones); conformal quantiles "
-                          "at the coverage";
-            std::vector<double> residuals(rows.size());
-            for (std::size_t i = 0; i < rows.size(); ++i)
-                residuals[i] = logRatio(rows[i], predicted[i]);
-            ratio.kinds = ratioClasses(rows, residuals, ratio.coverage);
+            const RatioBands ratio = ratioBandsFromPredictions(
+                problem, predictRows(problem, all, problem.baseline),
+                "|ln(measured ratio / predicted ratio)| of pairs of rows of one source "
+                "that differ in one factor alone, each row predicted with the shipped "
+                "profiles (in sample: the rows were in their fit; iterscope-fit --cv "
+                "source --write-ratio-bands gives held-out ones); conformal quantiles "
+                "at the coverage");
             for (const RatioClass& c : ratio.kinds)
                 std::printf("ratio band %-10s %4d pairs  +-%.1f%%\n", c.kind.c_str(), c.pairs,
                             (std::exp(c.half_width_log) - 1) * 100);
@@ -511,7 +355,14 @@ int main(int argc, char** argv) {
         if (cv.count("source")) {
             PinVariance pin;
             pin.basis = pinVarianceBasis(spec);
-            pin.components = pinVarianceComponents(problem, cv["source"]);
+            pin.components = pinVarianceFromHeldOut(problem, cv["source"]);
+            const VarianceComponents& v = pin.components;
+            std::printf("pin variance, leave one source out: sigma_h %.4f (between sources), "
+                        "sigma_g %.4f (GPUs within a source), sigma_e %.4f (rows within a "
+                        "GPU), sigma_w %.4f (rows within a GPU and precision), harness share "
+                        "%.3f; %d rows, %d sources, %d (source, GPU) cells\n",
+                        std::sqrt(v.sigma_h2), std::sqrt(v.sigma_g2), std::sqrt(v.sigma_e2),
+                        std::sqrt(v.sigma_w2), v.harness_share, v.rows, v.sources, v.cells);
             md << "\n" << pinVarianceReport(pin.components);
             if (o.write_pin_variance) {
                 const std::string file =
@@ -527,14 +378,11 @@ int main(int argc, char** argv) {
         // Ratio errors of pairs that differ in one factor (core/validation/ratio_band.h):
         // held out by source, since both rows of a pair come from one source.
         if (cv.count("source")) {
-            RatioBands ratio;
-            ratio.basis = "|ln(measured ratio / predicted ratio)| of pairs of rows of one source "
-                          "that differ in one factor alone, each row predicted with its whole "
-                          "source left out of the fit; conformal quantiles at the coverage";
-            std::vector<double> residuals(rows.size());
-            for (std::size_t i = 0; i < rows.size(); ++i)
-                residuals[i] = logRatio(rows[i], cv["source"][i]);
-            ratio.kinds = ratioClasses(rows, residuals, ratio.coverage);
+            const RatioBands ratio = ratioBandsFromPredictions(
+                problem, cv["source"],
+                "|ln(measured ratio / predicted ratio)| of pairs of rows of one source "
+                "that differ in one factor alone, each row predicted with its whole "
+                "source left out of the fit; conformal quantiles at the coverage");
             md << "\n| change | pairs | 80% half-width | rms |\n|---|---|---|---|\n";
             for (const RatioClass& c : ratio.kinds) {
                 std::printf("ratio band %-10s %4d pairs  +-%.1f%%\n", c.kind.c_str(), c.pairs,
@@ -581,7 +429,8 @@ int main(int argc, char** argv) {
 
         const bool can_band = cv.count("source") && cv.count("architecture");
         if (can_band) {
-            const ErrorBands bands = bandsFromResiduals(problem, cv["source"], cv["architecture"]);
+            const ErrorBands bands =
+                errorBandsFromHeldOut(problem, cv["source"], cv["architecture"]);
             md << "\n" << coverageReport(problem, cv["source"], bands);
             if (o.write) {
                 const std::string file =
@@ -591,7 +440,8 @@ int main(int argc, char** argv) {
             }
         }
         if (o.write) {
-            writeProfiles(spec, fit.values);
+            for (const std::string& file : writeFittedSoftwareProfiles(spec, fit.values))
+                std::cout << "wrote " << file << "\n";
             if (!can_band)
                 std::cout << "error bands not written: they need --cv source,architecture\n";
         }

@@ -359,8 +359,7 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
         return fitParameters(spec, problem, train);
     };
     hooks.log_ratio = [&](std::size_t i, double predicted) {
-        const double r = std::log(own[i].measured / predicted);
-        return own[i].metric == "images_per_second" ? r : -r; // time metrics invert
+        return throughputLogRatio(own[i], predicted);
     };
     hooks.architectures.assign(architectures.begin(), architectures.end());
     hooks.harness_share =

@@ -287,6 +287,11 @@ Scenario scenarioForRow(const ValidationRow& row, const ValidationResolver& reso
     return s;
 }
 
+double throughputLogRatio(const ValidationRow& row, double predicted) {
+    const double r = std::log(row.measured / predicted);
+    return row.metric == "images_per_second" ? r : -r;
+}
+
 double metricValue(const Prediction& p, const std::string& metric) {
     if (metric == "images_per_second")
         return p.images_per_second;

@@ -50,6 +50,9 @@ ValidationResolver defaultResolver();
 Scenario scenarioForRow(const ValidationRow& row, const ValidationResolver& resolver);
 // The predicted value of a row's metric. Throws InputError for an unknown metric.
 double metricValue(const Prediction& p, const std::string& metric);
+// ln(measured / predicted) as a throughput, the sign every band and residual states it in:
+// time metrics invert.
+double throughputLogRatio(const ValidationRow& row, double predicted);
 
 struct RowResult {
     ValidationRow row;
