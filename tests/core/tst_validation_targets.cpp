@@ -15,8 +15,8 @@ using namespace iterscope;
 
 namespace {
 // The workstation file's MAPE and mean speed error, percent (docs/validation.md).
-constexpr double kWorkstationMape = 6.5;
-constexpr double kWorkstationBias = 4.0;
+constexpr double kWorkstationMape = 6.0;
+constexpr double kWorkstationBias = 3.0;
 } // namespace
 
 class ValidationTargets : public QObject {
