@@ -61,7 +61,8 @@ std::string describeSource(const std::string& what, const SoftwareFitReport& fit
     s << "; other GPUs carry " << fixed(fit.harness_share * 100, 0)
       << "% of the change (the harness share)";
     for (const GpuCorrectionFit& g : fit.gpu_corrections)
-        s << "; " << g.gpu << " " << g.precision << " kernels x" << fixed(g.factor, 4);
+        s << "; " << g.gpu << " " << g.precision
+          << (g.memory_bound_only ? " memory-bound kernels x" : " kernels x") << fixed(g.factor, 4);
     s << ". " << fit.error_measure << " before " << fixed(fit.error_before, 2) << "%, after "
       << fixed(fit.error_after, 2) << "%, " << fit.held_out_by << " "
       << fixed(fit.error_held_out, 2) << "%. Every other value is the base's.";
@@ -96,9 +97,11 @@ void printTable(const SoftwareFitReport& fit, const std::string& out) {
         own.addColumn("kept for this GPU only", TextTable::Align::Left);
         own.addColumn("precision", TextTable::Align::Left);
         own.addColumn("rows", TextTable::Align::Right);
-        own.addColumn("kernel rate x", TextTable::Align::Right);
+        own.addColumn("kernels", TextTable::Align::Left);
+        own.addColumn("rate x", TextTable::Align::Right);
         for (const GpuCorrectionFit& g : fit.gpu_corrections)
-            own.addRow({g.gpu, g.precision, std::to_string(g.rows), fixed(g.factor, 4)});
+            own.addRow({g.gpu, g.precision, std::to_string(g.rows),
+                        g.memory_bound_only ? "memory-bound" : "all", fixed(g.factor, 4)});
         std::cout << own.render() << "\n";
     }
     if (!fit.undetermined.empty()) {
@@ -135,7 +138,12 @@ void printJson(const SoftwareFitReport& fit, const std::string& out, const std::
     j["harness_share"] = fit.harness_share;
     j["gpu_corrections"] = nlohmann::ordered_json::object();
     for (const GpuCorrectionFit& g : fit.gpu_corrections)
-        j["gpu_corrections"][g.gpu][g.precision] = g.factor;
+        if (!g.memory_bound_only)
+            j["gpu_corrections"][g.gpu][g.precision] = g.factor;
+    j["gpu_memory_corrections"] = nlohmann::ordered_json::object();
+    for (const GpuCorrectionFit& g : fit.gpu_corrections)
+        if (g.memory_bound_only)
+            j["gpu_memory_corrections"][g.gpu][g.precision] = g.factor;
     j["out"] = out;
     j["base"] = base_id;
     j["error_measure"] = fit.error_measure;

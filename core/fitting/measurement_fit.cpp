@@ -421,14 +421,19 @@ std::string fittedProfileJson(const std::string& base_text, const std::string& b
     for (const FittedField& f : fit.fields)
         doc[f.field] = roundToSignificant(f.carried, 6);
     // Every GPU's own part: the base's, with this fit's GPUs replaced.
-    doc.erase("gpu_corrections");
-    if (!fit.fitted.gpu_corrections.empty()) {
-        nlohmann::ordered_json corrections = nlohmann::ordered_json::object();
-        for (const auto& [gpu, by_precision] : fit.fitted.gpu_corrections)
-            for (const auto& [precision, factor] : by_precision)
-                corrections[gpu][precision] = factor;
-        doc["gpu_corrections"] = corrections;
-    }
+    const auto writeCorrections =
+        [&](const char* key, const std::map<std::string, std::map<std::string, double>>& by_gpu) {
+            doc.erase(key);
+            if (by_gpu.empty())
+                return;
+            nlohmann::ordered_json corrections = nlohmann::ordered_json::object();
+            for (const auto& [gpu, by_precision] : by_gpu)
+                for (const auto& [precision, factor] : by_precision)
+                    corrections[gpu][precision] = factor;
+            doc[key] = corrections;
+        };
+    writeCorrections("gpu_corrections", fit.fitted.gpu_corrections);
+    writeCorrections("gpu_memory_corrections", fit.fitted.gpu_memory_corrections);
     // What the fit was made of, for the front ends to say (a GUI line, a comparison with
     // the profile it started from).
     doc["fitted_to"] = {{"base", base_id},

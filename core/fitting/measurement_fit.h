@@ -51,6 +51,9 @@ struct GpuCorrectionFit {
     std::string gpu, precision;
     int rows = 0;
     double factor = 1;
+    // Which kernels it applies to: every kernel (gpu_corrections), or only the memory-bound
+    // ones on top of that (gpu_memory_corrections; a trace's per-kind times tell them apart).
+    bool memory_bound_only = false;
 };
 
 // The share of a pin's shared-parameter change carried to other GPUs: the shipped

@@ -86,10 +86,12 @@ SoftwareFitReport fitToTrace(const TraceAnalysis& trace, const TraceComparison& 
         });
     };
     // The pin's split, as for measured rows: other GPUs carry the shared change shrunk by the
-    // harness share; this GPU at this precision gets the one kernel-rate factor that makes
-    // the training items' time-weighted error smallest. One factor, not one per layer kind: a
-    // profile's GPU part is keyed by GPU and precision only, and the kinds' differences are
-    // what the shared efficiencies (conv, fc, memory) are fitted for.
+    // harness share; this GPU at this precision keeps the rest as two kernel-rate factors
+    // that make the training items' time-weighted error smallest: one on every kernel and one
+    // on its memory-bound kernels alone. A trace times each layer kind, so it can tell the
+    // two apart where a throughput cannot; without the second, the shrunk shared part would
+    // leave the measured GPU's own convolutions and element-wise kernels off in opposite
+    // directions that one factor only averages.
     hooks.harness_share =
         options.harness_share >= 0 ? std::min(options.harness_share, 1.0) : shippedHarnessShare();
     hooks.gpus = {scenario.gpu.id};
@@ -99,16 +101,29 @@ SoftwareFitReport fitToTrace(const TraceAnalysis& trace, const TraceComparison& 
             if (train.empty())
                 return profile;
             const std::string gpu = scenario.gpu.id, precision = precisionName(scenario.precision);
-            // The trace's own error measure, so that the GPU part never undoes what the
-            // shared fit reached.
-            const double factor = minimizeGpuRateFactor([&](double f) {
+            const auto errorWith = [&](double all, double memory) {
                 SoftwareProfile trial = profile;
-                trial.gpu_corrections[gpu][precision] = f;
+                trial.gpu_corrections[gpu][precision] = all;
+                trial.gpu_memory_corrections[gpu][precision] = memory;
                 return hooks.error(hooks.predict(trial, train), train);
-            });
-            profile.gpu_corrections[gpu][precision] = factor;
-            if (found)
-                found->push_back({gpu, precision, static_cast<int>(train.size()), factor});
+            };
+            // The two trade off where a kernel is bound by memory: a few rounds of one factor
+            // at a time, each by the trace's own error measure, so that the GPU part never
+            // undoes what the shared fit reached.
+            double all = 1, memory = 1;
+            for (int round = 0; round < 3; ++round) {
+                all = minimizeGpuRateFactor([&](double f) { return errorWith(f, memory); });
+                memory = minimizeGpuRateFactor([&](double f) { return errorWith(all, f); });
+            }
+            profile.gpu_corrections[gpu][precision] = all;
+            if (memory != 1)
+                profile.gpu_memory_corrections[gpu][precision] = memory;
+            if (found) {
+                const int trained = static_cast<int>(train.size());
+                found->push_back({gpu, precision, trained, all, false});
+                if (memory != 1)
+                    found->push_back({gpu, precision, trained, memory, true});
+            }
             return profile;
         };
     const FitSpec spec = softwareFitSpec(

@@ -250,9 +250,19 @@ struct SoftwareProfile {
     // shared parameters say. A scenario on any other GPU, or another precision, is
     // untouched. JSON "gpu_corrections".
     std::map<std::string, std::map<std::string, double>> gpu_corrections;
+    // A further factor, keyed the same way, on that GPU's memory-bound kernels alone (the
+    // bytes per ms every kernel's memory side runs at: element-wise, normalisation, pooling,
+    // and convolutions where they are bound by memory). A trace times each layer kind on its
+    // own (iterscope-cli fit --trace), so it can tell a GPU's memory-bound kernels from its
+    // arithmetic ones; measured throughputs cannot, and leave it out. JSON
+    // "gpu_memory_corrections".
+    std::map<std::string, std::map<std::string, double>> gpu_memory_corrections;
 };
 
 // The kernel-rate factor `sw` holds for this GPU id and precision name; 1 when none.
 double gpuCorrection(const SoftwareProfile& sw, const std::string& gpu_id, const char* precision);
+// The same for its memory-bound kernels (gpu_memory_corrections), on top of gpuCorrection.
+double gpuMemoryCorrection(const SoftwareProfile& sw, const std::string& gpu_id,
+                           const char* precision);
 
 } // namespace iterscope

@@ -138,30 +138,36 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
         s.fitted_to.harness_share = t.number("harness_share", 0, 1, 1);
         t.finish();
     }
-    if (const json* corrections = f.object("gpu_corrections", false)) {
-        if (corrections->size() > 256)
-            f.fail("gpu_corrections", "holds more than 256 GPUs");
-        for (const auto& [gpu, by_precision] : corrections->items()) {
-            const std::string field = "gpu_corrections." + gpu.substr(0, 64);
+    // A GPU's own deviation from the shared parameters: a fit refuses one past 4x either way
+    // (measurement_fit.cpp), so the loader does too.
+    const auto corrections = [&](const char* key,
+                                 std::map<std::string, std::map<std::string, double>>& out) {
+        const json* by_gpu = f.object(key, false);
+        if (!by_gpu)
+            return;
+        if (by_gpu->size() > 256)
+            f.fail(key, "holds more than 256 GPUs");
+        for (const auto& [gpu, by_precision] : by_gpu->items()) {
+            const std::string field = std::string(key) + "." + gpu.substr(0, 64);
             if (!profile_json::isValidId(gpu))
                 f.fail(field, "must be keyed by a GPU profile id");
             if (!by_precision.is_object() || by_precision.empty())
                 f.fail(field, "must map precisions (\"tf32\", \"amp\") to factors");
-            auto& factors = s.gpu_corrections[gpu];
+            auto& factors = out[gpu];
             for (const auto& [precision, value] : by_precision.items()) {
                 const auto p = parsePrecision(precision);
                 if (!p || precision != precisionName(*p))
                     f.fail(field + "." + precision.substr(0, 16),
                            "is not a precision (fp32, tf32, amp, bf16)");
-                // A GPU's own deviation from the shared parameters: a fit refuses one past
-                // 4x either way (measurement_fit.cpp), so the loader does too.
                 if (!value.is_number() || !std::isfinite(value.get<double>()) ||
                     value.get<double>() < 0.25 || value.get<double>() > 4)
                     f.fail(field + "." + precision, "must be a number from 0.25 to 4");
                 factors[precision] = value.get<double>();
             }
         }
-    }
+    };
+    corrections("gpu_corrections", s.gpu_corrections);
+    corrections("gpu_memory_corrections", s.gpu_memory_corrections);
     // Documentation of each parameter; free text the model never reads.
     if (f.has("parameters"))
         (void)f.object("parameters", true);
@@ -182,14 +188,28 @@ SoftwareProfile loadSoftwareProfile(const std::string& id_or_path) {
     return parseSoftware(profile_json::readFile(file), file, requested);
 }
 
-double gpuCorrection(const SoftwareProfile& sw, const std::string& gpu_id, const char* precision) {
-    if (sw.gpu_corrections.empty())
+namespace {
+
+double correctionIn(const std::map<std::string, std::map<std::string, double>>& by_gpu,
+                    const std::string& gpu_id, const char* precision) {
+    if (by_gpu.empty())
         return 1;
-    const auto gpu = sw.gpu_corrections.find(gpu_id);
-    if (gpu == sw.gpu_corrections.end())
+    const auto gpu = by_gpu.find(gpu_id);
+    if (gpu == by_gpu.end())
         return 1;
     const auto factor = gpu->second.find(precision);
     return factor == gpu->second.end() ? 1 : factor->second;
+}
+
+} // namespace
+
+double gpuCorrection(const SoftwareProfile& sw, const std::string& gpu_id, const char* precision) {
+    return correctionIn(sw.gpu_corrections, gpu_id, precision);
+}
+
+double gpuMemoryCorrection(const SoftwareProfile& sw, const std::string& gpu_id,
+                           const char* precision) {
+    return correctionIn(sw.gpu_memory_corrections, gpu_id, precision);
 }
 
 std::vector<std::string> softwareIds() {

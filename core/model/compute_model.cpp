@@ -465,6 +465,7 @@ ComputeRates computeRates(const GpuProfile& gpu, const SoftwareProfile& sw, Prec
         r.depthwise_flop_per_ms *= own;
         r.bytes_per_ms *= own;
     }
+    r.bytes_per_ms *= gpuMemoryCorrection(sw, gpu.id, precisionName(precision));
     return r;
 }
 

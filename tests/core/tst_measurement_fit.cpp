@@ -19,6 +19,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace iterscope;
@@ -294,6 +295,48 @@ class MeasurementFit : public QObject {
                  qPrintable(QString::number(fieldOf(fit, "conv_efficiency"))));
         QVERIFY(fit.error_after < fit.error_before);
         QCOMPARE(fit.band.rows, 0);
+    }
+
+    void aTracePinKeepsTheGpusMemoryBoundKernelsApart() {
+        // This GPU's memory-bound kernels run 30% slower than the shared parameters say and its
+        // arithmetic ones as they say: one factor on every kernel could only average the two.
+        // With nothing carried to other GPUs (share 0) the GPU part must hold all of it.
+        const SoftwareProfile base = loadSoftwareProfile("pytorch");
+        Scenario truth;
+        truth.network = loadNetwork("alexnet");
+        truth.gpu = loadGpuProfile("h100-sxm");
+        truth.system = loadSystemProfile("dgx-h100");
+        truth.software = base;
+        truth.software.gpu_memory_corrections["h100-sxm"]["fp32"] = 0.7;
+        truth.batch_per_gpu = 64;
+        const LayerPassTable table = layerPassTable(kernelTimeScenario(truth));
+        TrainingTraceOptions o;
+        for (const LayerPasses& p : table.passes) {
+            o.forward_us.push_back(p.forward.ms * 1000);
+            o.backward_us.push_back(p.backward.ms * 1000);
+        }
+        const TraceAnalysis trace =
+            analyzeTrace(parseKinetoTrace(alexnetTrainingTrace(o).json, "t.json"));
+        Scenario s = truth;
+        s.software = base;
+        SoftwareFitOptions options;
+        options.harness_share = 0;
+        const SoftwareFitReport fit = fitToTrace(trace, compareTrace(trace, s), s, options);
+        const double memory = gpuMemoryCorrection(fit.fitted, "h100-sxm", "fp32");
+        QVERIFY2(std::abs(memory - 0.7) < 0.05, qPrintable(QString::number(memory)));
+        QVERIFY2(fit.error_after < 1.0, qPrintable(QString::number(fit.error_after)));
+        QVERIFY(std::any_of(fit.gpu_corrections.begin(), fit.gpu_corrections.end(),
+                            [](const GpuCorrectionFit& g) { return g.memory_bound_only; }));
+        // Other GPUs, and this one at another precision, are untouched.
+        QCOMPARE(gpuMemoryCorrection(fit.fitted, "a100-sxm4-80gb", "fp32"), 1.0);
+        QCOMPARE(gpuMemoryCorrection(fit.fitted, "h100-sxm", "amp"), 1.0);
+        // What is written loads back with it.
+        const std::string file = profile_json::resolve("pytorch", "software", "software");
+        const SoftwareProfile back = parseSoftwareProfile(
+            fittedProfileJson(readBoundedFile(file, 1 << 20, "a profile"), file, fit,
+                              "pytorch-trace", "PyTorch (trace)", "FITTED by a test"),
+            "pytorch-trace.json");
+        QCOMPARE(back.gpu_memory_corrections, fit.fitted.gpu_memory_corrections);
     }
 
     void anInferenceTraceCannotFitATrainingProfile() {

@@ -167,25 +167,31 @@ class PinSplit : public QObject {
     }
 
     void aBadCorrectionIsRefusedNamingTheField_data() {
+        QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("corrections");
         QTest::addColumn<QString>("problem");
-        QTest::newRow("precision") << R"({"a100-sxm4-80gb": {"fp64": 1.1}})"
-                                   << "gpu_corrections.a100-sxm4-80gb.fp64";
-        QTest::newRow("range") << R"({"a100-sxm4-80gb": {"tf32": 9}})"
-                               << "from 0.25 to 4";
-        QTest::newRow("id") << R"({"A100 SXM": {"tf32": 1}})"
-                            << "GPU profile id";
-        QTest::newRow("empty") << R"({"a100-sxm4-80gb": {}})"
-                               << "map precisions";
+        // A trace's memory-bound factors (gpu_memory_corrections) are held to the same rules.
+        for (const char* key : {"gpu_corrections", "gpu_memory_corrections"}) {
+            const QString k = key;
+            QTest::newRow(qPrintable(k + " precision"))
+                << k << R"({"a100-sxm4-80gb": {"fp64": 1.1}})" << k + ".a100-sxm4-80gb.fp64";
+            QTest::newRow(qPrintable(k + " range")) << k << R"({"a100-sxm4-80gb": {"tf32": 9}})"
+                                                    << "from 0.25 to 4";
+            QTest::newRow(qPrintable(k + " id")) << k << R"({"A100 SXM": {"tf32": 1}})"
+                                                 << "GPU profile id";
+            QTest::newRow(qPrintable(k + " empty")) << k << R"({"a100-sxm4-80gb": {}})"
+                                                    << "map precisions";
+        }
     }
 
     void aBadCorrectionIsRefusedNamingTheField() {
+        QFETCH(QString, key);
         QFETCH(QString, corrections);
         QFETCH(QString, problem);
         const std::string base_file = profile_json::resolve("pytorch", "software", "software");
         nlohmann::json doc =
             nlohmann::json::parse(readBoundedFile(base_file, 1 << 20, "a profile"));
-        doc["gpu_corrections"] = nlohmann::json::parse(corrections.toStdString());
+        doc[key.toStdString()] = nlohmann::json::parse(corrections.toStdString());
         try {
             parseSoftwareProfile(doc.dump(), "bad.json");
             QFAIL("accepted");
