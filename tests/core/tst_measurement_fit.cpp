@@ -52,6 +52,28 @@ double fieldOf(const SoftwareFitReport& fit, const std::string& field) {
     throw std::runtime_error("not fitted: " + field);
 }
 
+// AlexNet on an H100 with `software`: the scenario the trace tests fit to.
+Scenario alexnetOnH100(const SoftwareProfile& software) {
+    Scenario s;
+    s.network = loadNetwork("alexnet");
+    s.gpu = loadGpuProfile("h100-sxm");
+    s.system = loadSystemProfile("dgx-h100");
+    s.software = software;
+    s.batch_per_gpu = 64;
+    return s;
+}
+
+// The kernel times the model gives `truth`, written as a training step's trace.
+TraceAnalysis traceMadeBy(const Scenario& truth) {
+    const LayerPassTable table = layerPassTable(kernelTimeScenario(truth));
+    TrainingTraceOptions o;
+    for (const LayerPasses& p : table.passes) {
+        o.forward_us.push_back(p.forward.ms * 1000);
+        o.backward_us.push_back(p.backward.ms * 1000);
+    }
+    return analyzeTrace(parseKinetoTrace(alexnetTrainingTrace(o).json, "t.json"));
+}
+
 double carriedOf(const SoftwareFitReport& fit, const std::string& field) {
     for (const FittedField& f : fit.fields)
         if (f.field == field)
@@ -269,23 +291,11 @@ class MeasurementFit : public QObject {
     void aTracesLayerTimesRecoverTheEfficiencyThatMadeThem() {
         // Kernel times made by the model with conv_efficiency 0.6, written as a trace.
         const SoftwareProfile base = loadSoftwareProfile("pytorch");
-        Scenario truth;
-        truth.network = loadNetwork("alexnet");
-        truth.gpu = loadGpuProfile("h100-sxm");
-        truth.system = loadSystemProfile("dgx-h100");
-        truth.software = base;
+        Scenario truth = alexnetOnH100(base);
         truth.software.conv_efficiency = 0.6;
-        truth.batch_per_gpu = 64;
         truth.gpus_per_node = 2;
         truth.sync = SyncStrategy::AllreduceNccl;
-        const LayerPassTable table = layerPassTable(kernelTimeScenario(truth));
-        TrainingTraceOptions o;
-        for (const LayerPasses& p : table.passes) {
-            o.forward_us.push_back(p.forward.ms * 1000);
-            o.backward_us.push_back(p.backward.ms * 1000);
-        }
-        const TraceAnalysis trace =
-            analyzeTrace(parseKinetoTrace(alexnetTrainingTrace(o).json, "t.json"));
+        const TraceAnalysis trace = traceMadeBy(truth);
         Scenario s = truth;
         s.software = base;
         SoftwareFitOptions one;
@@ -302,21 +312,9 @@ class MeasurementFit : public QObject {
         // arithmetic ones as they say: one factor on every kernel could only average the two.
         // With nothing carried to other GPUs (share 0) the GPU part must hold all of it.
         const SoftwareProfile base = loadSoftwareProfile("pytorch");
-        Scenario truth;
-        truth.network = loadNetwork("alexnet");
-        truth.gpu = loadGpuProfile("h100-sxm");
-        truth.system = loadSystemProfile("dgx-h100");
-        truth.software = base;
+        Scenario truth = alexnetOnH100(base);
         truth.software.gpu_memory_corrections["h100-sxm"]["fp32"] = 0.7;
-        truth.batch_per_gpu = 64;
-        const LayerPassTable table = layerPassTable(kernelTimeScenario(truth));
-        TrainingTraceOptions o;
-        for (const LayerPasses& p : table.passes) {
-            o.forward_us.push_back(p.forward.ms * 1000);
-            o.backward_us.push_back(p.backward.ms * 1000);
-        }
-        const TraceAnalysis trace =
-            analyzeTrace(parseKinetoTrace(alexnetTrainingTrace(o).json, "t.json"));
+        const TraceAnalysis trace = traceMadeBy(truth);
         Scenario s = truth;
         s.software = base;
         SoftwareFitOptions options;
@@ -344,12 +342,7 @@ class MeasurementFit : public QObject {
         o.backward = false;
         const TraceAnalysis trace =
             analyzeTrace(parseKinetoTrace(alexnetTrainingTrace(o).json, "inference.json"));
-        Scenario s;
-        s.network = loadNetwork("alexnet");
-        s.gpu = loadGpuProfile("h100-sxm");
-        s.system = loadSystemProfile("dgx-h100");
-        s.software = loadSoftwareProfile("pytorch");
-        s.batch_per_gpu = 64;
+        const Scenario s = alexnetOnH100(loadSoftwareProfile("pytorch"));
         try {
             fitToTrace(trace, compareTrace(trace, s), s, {});
             QFAIL("fitted an inference trace");
