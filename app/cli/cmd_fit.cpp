@@ -137,13 +137,10 @@ void printJson(const SoftwareFitReport& fit, const std::string& out, const std::
     j["gpus"] = fit.gpus;
     j["harness_share"] = fit.harness_share;
     j["gpu_corrections"] = nlohmann::ordered_json::object();
-    for (const GpuCorrectionFit& g : fit.gpu_corrections)
-        if (!g.memory_bound_only)
-            j["gpu_corrections"][g.gpu][g.precision] = g.factor;
     j["gpu_memory_corrections"] = nlohmann::ordered_json::object();
     for (const GpuCorrectionFit& g : fit.gpu_corrections)
-        if (g.memory_bound_only)
-            j["gpu_memory_corrections"][g.gpu][g.precision] = g.factor;
+        j[g.memory_bound_only ? "gpu_memory_corrections" : "gpu_corrections"][g.gpu][g.precision] =
+            g.factor;
     j["out"] = out;
     j["base"] = base_id;
     j["error_measure"] = fit.error_measure;

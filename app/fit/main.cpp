@@ -57,6 +57,12 @@ struct Options {
     std::string report;
 };
 
+void printRatioBands(const RatioBands& ratio) {
+    for (const RatioClass& c : ratio.kinds)
+        std::printf("ratio band %-10s %4d pairs  +-%.1f%%\n", c.kind.c_str(), c.pairs,
+                    (std::exp(c.half_width_log) - 1) * 100);
+}
+
 double ape(double predicted, double measured) {
     return std::abs(predicted - measured) / measured * 100.0;
 }
@@ -195,14 +201,8 @@ int main(int argc, char** argv) {
                 "profiles (in sample: the rows were in their fit; iterscope-fit --cv "
                 "source --write-ratio-bands gives held-out ones); conformal quantiles "
                 "at the coverage");
-            for (const RatioClass& c : ratio.kinds)
-                std::printf("ratio band %-10s %4d pairs  +-%.1f%%\n", c.kind.c_str(), c.pairs,
-                            (std::exp(c.half_width_log) - 1) * 100);
-            const std::string file =
-                (std::filesystem::path(profilesDir()) / "ratio-bands.json").string();
-            writeFileAtomically(file, ratioBandsToJson(ratio));
-            parseRatioBands(readBoundedFile(file, 1 << 20, "ratio bands"), file);
-            std::cout << "wrote " << file << "\n";
+            printRatioBands(ratio);
+            std::cout << "wrote " << writeRatioBands(ratio) << "\n";
             return 0;
         }
 
@@ -364,13 +364,8 @@ int main(int argc, char** argv) {
                         std::sqrt(v.sigma_h2), std::sqrt(v.sigma_g2), std::sqrt(v.sigma_e2),
                         std::sqrt(v.sigma_w2), v.harness_share, v.rows, v.sources, v.cells);
             md << "\n" << pinVarianceReport(pin.components);
-            if (o.write_pin_variance) {
-                const std::string file =
-                    (std::filesystem::path(profilesDir()) / "pin-variance.json").string();
-                writeFileAtomically(file, pinVarianceToJson(pin));
-                parsePinVariance(readBoundedFile(file, 1 << 20, "pin variance"), file);
-                std::cout << "wrote " << file << "\n";
-            }
+            if (o.write_pin_variance)
+                std::cout << "wrote " << writePinVariance(pin) << "\n";
         } else if (o.write_pin_variance) {
             std::cout << "pin variance not written: it needs --cv source\n";
         }
@@ -383,21 +378,14 @@ int main(int argc, char** argv) {
                 "|ln(measured ratio / predicted ratio)| of pairs of rows of one source "
                 "that differ in one factor alone, each row predicted with its whole "
                 "source left out of the fit; conformal quantiles at the coverage");
+            printRatioBands(ratio);
             md << "\n| change | pairs | 80% half-width | rms |\n|---|---|---|---|\n";
-            for (const RatioClass& c : ratio.kinds) {
-                std::printf("ratio band %-10s %4d pairs  +-%.1f%%\n", c.kind.c_str(), c.pairs,
-                            (std::exp(c.half_width_log) - 1) * 100);
+            for (const RatioClass& c : ratio.kinds)
                 md << "| " << c.kind << " | " << c.pairs << " | "
                    << fixed((std::exp(c.half_width_log) - 1) * 100, 1) << "% | "
                    << fixed(c.rms_log, 3) << " |\n";
-            }
-            if (o.write || o.write_ratio_bands) {
-                const std::string file =
-                    (std::filesystem::path(profilesDir()) / "ratio-bands.json").string();
-                writeFileAtomically(file, ratioBandsToJson(ratio));
-                parseRatioBands(readBoundedFile(file, 1 << 20, "ratio bands"), file);
-                std::cout << "wrote " << file << "\n";
-            }
+            if (o.write || o.write_ratio_bands)
+                std::cout << "wrote " << writeRatioBands(ratio) << "\n";
         } else if (o.write_ratio_bands) {
             std::cout << "ratio bands not written: they need --cv source\n";
         }
@@ -432,12 +420,8 @@ int main(int argc, char** argv) {
             const ErrorBands bands =
                 errorBandsFromHeldOut(problem, cv["source"], cv["architecture"]);
             md << "\n" << coverageReport(problem, cv["source"], bands);
-            if (o.write) {
-                const std::string file =
-                    (std::filesystem::path(profilesDir()) / "error-bands.json").string();
-                writeFileAtomically(file, errorBandsToJson(bands));
-                std::cout << "wrote " << file << "\n";
-            }
+            if (o.write)
+                std::cout << "wrote " << writeErrorBands(bands) << "\n";
         }
         if (o.write) {
             for (const std::string& file : writeFittedSoftwareProfiles(spec, fit.values))

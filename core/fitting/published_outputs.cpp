@@ -15,6 +15,16 @@ namespace iterscope {
 
 namespace {
 
+// Writes `text` atomically as profilesDir()/`name` and reads it back through `parse`.
+template <class Parse>
+std::string writeProfilesFile(const char* name, const std::string& text, const char* what,
+                              Parse parse) {
+    const std::string file = (std::filesystem::path(profilesDir()) / name).string();
+    writeFileAtomically(file, text);
+    parse(readBoundedFile(file, 1 << 20, what), file);
+    return file;
+}
+
 bool sameSeries(const ValidationRow& a, const ValidationRow& b) {
     return a.source == b.source && a.network == b.network && a.image == b.image &&
            a.batch_per_gpu == b.batch_per_gpu && a.gpu == b.gpu && a.system == b.system &&
@@ -109,6 +119,21 @@ RatioBands ratioBandsFromPredictions(const FitProblem& problem,
         residuals[i] = throughputLogRatio(problem.rows[i], predicted[i]);
     ratio.kinds = ratioClasses(problem.rows, residuals, ratio.coverage);
     return ratio;
+}
+
+std::string writeRatioBands(const RatioBands& bands) {
+    return writeProfilesFile("ratio-bands.json", ratioBandsToJson(bands), "ratio bands",
+                             parseRatioBands);
+}
+
+std::string writePinVariance(const PinVariance& pin) {
+    return writeProfilesFile("pin-variance.json", pinVarianceToJson(pin), "pin variance",
+                             parsePinVariance);
+}
+
+std::string writeErrorBands(const ErrorBands& bands) {
+    return writeProfilesFile("error-bands.json", errorBandsToJson(bands), "error bands",
+                             parseErrorBands);
 }
 
 std::string fittedSummary(const FitSpec& spec, const std::string& id) {

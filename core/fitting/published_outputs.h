@@ -34,6 +34,13 @@ std::string pinVarianceBasis(const FitSpec& spec);
 RatioBands ratioBandsFromPredictions(const FitProblem& problem,
                                      const std::vector<double>& predicted, std::string basis);
 
+// Each written atomically as its file in profilesDir() (ratio-bands.json, pin-variance.json,
+// error-bands.json) and read back, so that what is written is what the model loads. Return
+// the file written.
+std::string writeRatioBands(const RatioBands& bands);
+std::string writePinVariance(const PinVariance& pin);
+std::string writeErrorBands(const ErrorBands& bands);
+
 // "FITTED by iterscope-fit on <files> as a whole (...): a (own), b (shared with x, y), ...."
 std::string fittedSummary(const FitSpec& spec, const std::string& id);
 
