@@ -418,7 +418,7 @@ int main(int argc, char** argv) {
         const bool can_band = cv.count("source") && cv.count("architecture");
         if (can_band) {
             const ErrorBands bands =
-                errorBandsFromHeldOut(problem, cv["source"], cv["architecture"]);
+                errorBandsFromHeldOut(problem, cv["source"], cv["architecture"], profiles);
             md << "\n" << coverageReport(problem, cv["source"], bands);
             if (o.write)
                 std::cout << "wrote " << writeErrorBands(bands) << "\n";

@@ -39,7 +39,8 @@ bool sameSeries(const ValidationRow& a, const ValidationRow& b) {
 // beyond the data is the held-out error of a scaling step: within one series (the same
 // run on 1, 8, 16, ... GPUs), how far the error moves per doubling of the GPU count.
 ErrorBands errorBandsFromHeldOut(const FitProblem& problem, const std::vector<double>& by_source,
-                                 const std::vector<double>& by_architecture) {
+                                 const std::vector<double>& by_architecture,
+                                 const std::map<std::string, SoftwareProfile>& fitted) {
     ErrorBands bands;
     bands.basis = "|ln(measured / predicted throughput)| of each row when its whole source "
                   "(classes) or its whole architecture (unseen_architecture) was left out of "
@@ -79,7 +80,7 @@ ErrorBands errorBandsFromHeldOut(const FitProblem& problem, const std::vector<do
     // The floor: two runs of one benchmark differ by a few percent; the fitted run-to-run
     // spread of one GPU's iteration (sync_jitter, about 3.5%) at the band's coverage.
     double jitter = 0;
-    for (const auto& [id, sw] : problem.baseline)
+    for (const auto& [id, sw] : fitted)
         jitter = std::max(jitter, sw.sync_jitter);
     bands.floor_log = 1.2816 * jitter;
     return bands;

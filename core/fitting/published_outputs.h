@@ -9,6 +9,7 @@
 #include "validation/error_band.h"
 #include "validation/ratio_band.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,11 @@ namespace iterscope {
 // left out for the architectures some row covers, architectures left out for the others.
 // The growth beyond the data is the held-out error of a scaling step: within one series (the
 // same run on 1, 8, 16, ... GPUs), how far the error moves per doubling of the GPU count.
+// The floor is the run-to-run spread of the profiles the bands ship with (`fitted`), not of
+// the ones the fit started from.
 ErrorBands errorBandsFromHeldOut(const FitProblem& problem, const std::vector<double>& by_source,
-                                 const std::vector<double>& by_architecture);
+                                 const std::vector<double>& by_architecture,
+                                 const std::map<std::string, SoftwareProfile>& fitted);
 
 // The residual of each row with its whole source left out, labelled by (source, GPU): what
 // an unseen harness gets wrong, split into what it shares across its GPUs and what one GPU

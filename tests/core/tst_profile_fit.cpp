@@ -2,6 +2,7 @@
 // fit recovers a parameter that generated the measurements, and cross-validation predicts
 // each held-out fold from the others only.
 #include "fitting/published_fit.h"
+#include "fitting/published_outputs.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
 
@@ -133,6 +134,20 @@ class ProfileFit : public QObject {
                      problem.rows[i].id.c_str());
         QCOMPARE(foldKeyOf(problem, 2, FoldKey::Source), std::string("b"));
         QCOMPARE(foldKeyOf(problem, 2, FoldKey::Architecture), std::string("Volta"));
+    }
+
+    // The band floor is the run-to-run spread of the profiles that ship with the bands: a
+    // refit that moves sync_jitter moves the floor, whatever the profiles the fit started from.
+    void theBandFloorFollowsTheFittedProfiles() {
+        const FitProblem problem = problemFrom(0.62);
+        std::vector<double> predicted;
+        for (const ValidationRow& r : problem.rows)
+            predicted.push_back(r.measured);
+        auto fitted = problem.baseline;
+        fitted.at("pytorch").sync_jitter = 0.05;
+        QVERIFY(problem.baseline.at("pytorch").sync_jitter != 0.05);
+        const ErrorBands bands = errorBandsFromHeldOut(problem, predicted, predicted, fitted);
+        QVERIFY(qAbs(bands.floor_log - 1.2816 * 0.05) < 1e-12);
     }
 };
 
