@@ -55,6 +55,7 @@ struct Options {
     bool pin_table = false;
     std::vector<double> pin_shares;
     std::string report;
+    std::string rows_csv;
 };
 
 void printRatioBands(const RatioBands& ratio) {
@@ -175,6 +176,9 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->check(CLI::Range(0.0, 1.0));
     app.add_option("--report", o.report, "Write the tables as Markdown to this file");
+    app.add_option("--rows-csv", o.rows_csv,
+                   "Write every row's measured value with its in-sample and held-out "
+                   "predictions (one column per --cv key) as CSV to this file");
     CLI11_PARSE(app, argc, argv);
     try {
         const auto start = std::chrono::steady_clock::now();
@@ -305,6 +309,28 @@ int main(int argc, char** argv) {
                 every.insert(every.end(), idx.begin(), idx.end());
             }
             line("**all**", every);
+        }
+        if (!o.rows_csv.empty()) {
+            // For looking into the residuals (which rows a source or a GPU gets wrong together)
+            // with any spreadsheet, without rerunning the cross-validation.
+            std::ostringstream csv;
+            csv << "id,source,network,batch_per_gpu,gpu,system,nodes,gpus_per_node,precision,"
+                   "software,measured,in_sample";
+            for (const auto& [name, key] : keys)
+                csv << "," << name << "_left_out";
+            csv << "\n";
+            for (std::size_t i = 0; i < rows.size(); ++i) {
+                const ValidationRow& r = rows[i];
+                csv << r.id << "," << r.source << "," << r.network << "," << r.batch_per_gpu << ","
+                    << r.gpu << "," << r.system << "," << r.nodes << "," << r.gpus_per_node << ","
+                    << r.precision << "," << r.software << "," << r.measured << ","
+                    << fixed(in_sample[i], 4);
+                for (const auto& [name, key] : keys)
+                    csv << "," << fixed(cv[name][i], 4);
+                csv << "\n";
+            }
+            writeFileAtomically(o.rows_csv, csv.str());
+            std::cout << "wrote " << o.rows_csv << "\n";
         }
 
         // Per (source, gpu, sync) group: in-sample and held-out.
