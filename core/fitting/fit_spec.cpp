@@ -85,6 +85,11 @@ FitSpec parseFitSpec(const std::string& text, const std::string& file) {
     f.text("description", "", 16384);
     FitSpec spec;
     spec.file = file;
+    const std::string loss = f.text("loss", "ape", 32);
+    if (loss == "log_ratio")
+        spec.loss = FitLoss::LogRatio;
+    else if (loss != "ape")
+        f.fail("loss", "must be \"ape\" or \"log_ratio\"");
     spec.group_limit_percent = f.number("group_limit_percent", 0, 1000, 15);
     spec.least_squares_start = f.boolean("least_squares_start", true);
     spec.prior_weight = f.number("prior_weight", 0, 1000, 0);

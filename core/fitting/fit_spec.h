@@ -29,9 +29,19 @@ struct FitParameter {
     double prior_scale = 0;
 };
 
+// What a row's miss costs the fit. Ape, |predicted / measured - 1|, is the error the tables
+// report, but as a loss it charges a prediction too fast more than one too slow by the same
+// factor, so its optimum sits on the slow side (Tofallis, "A better measure of relative
+// prediction accuracy for model selection and model estimation", J. Oper. Res. Soc. 66,
+// 2015). LogRatio, |ln(predicted / measured)|, charges both alike.
+enum class FitLoss { Ape, LogRatio };
+
 struct FitSpec {
     std::string file;                      // where it was read from
     std::vector<std::string> measurements; // CSV paths, resolved against the spec's folder
+    FitLoss loss = FitLoss::Ape;
+    // Each group (source, GPU, sync) whose mean loss, in percent, passes this limit costs
+    // the fit the square of its excess.
     double group_limit_percent = 15;
     // Start the coordinate descent from a least-squares descent from the priors (true), or
     // from the priors themselves.

@@ -157,6 +157,7 @@ FitSpec softwareFitSpec(const SoftwareProfile& base, const std::string& key,
     spec.file = "(iterscope-cli fit)";
     spec.prior_weight = prior_weight;
     spec.group_limit_percent = 1e9; // the mean error alone: a person's rows are one group
+    spec.loss = FitLoss::LogRatio;
     std::set<std::string> seen;
     for (const std::string& field : fields) {
         const FitFieldBounds b = fitFieldBounds(field);

@@ -64,32 +64,44 @@ std::vector<double> predictRows(const FitProblem& problem, const std::vector<std
 }
 
 FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
-                   const std::vector<double>& predicted, double group_limit_percent) {
+                   const std::vector<double>& predicted, double group_limit_percent,
+                   FitLoss loss) {
     FitScore score;
     if (rows.empty())
         return score;
-    std::map<std::string, std::pair<double, int>> groups;
-    double total = 0;
+    struct Group {
+        double ape = 0, loss = 0;
+        int rows = 0;
+    };
+    std::map<std::string, Group> groups;
+    double total_ape = 0, total_loss = 0;
     for (std::size_t k = 0; k < rows.size(); ++k) {
         const ValidationRow& row = problem.rows[rows[k]];
         const double ape = std::abs(predicted[k] - row.measured) / row.measured * 100.0;
-        total += ape;
-        auto& g = groups[groupKey(row)];
-        g.first += ape;
-        ++g.second;
+        // A prediction of nothing is as far off as a log ratio can say: charge it its APE
+        // (100) rather than infinity, so that a descent step into it is refused, not fatal.
+        const double miss = loss == FitLoss::LogRatio && predicted[k] > 0
+                                ? std::abs(std::log(predicted[k] / row.measured)) * 100.0
+                                : ape;
+        total_ape += ape;
+        total_loss += miss;
+        Group& g = groups[groupKey(row)];
+        g.ape += ape;
+        g.loss += miss;
+        ++g.rows;
     }
-    score.mape = total / static_cast<double>(rows.size());
+    const double n = static_cast<double>(rows.size());
+    score.mape = total_ape / n;
     // Every group over the limit costs the square of its excess (in percentage points,
     // per 10 points): a group just over it weighs little against the rows as a whole, one
     // far over it a lot, and no single worst group steers the whole fit.
     double excess = 0;
     for (const auto& [key, g] : groups) {
-        const double mape = g.first / g.second;
-        score.worst_group = std::max(score.worst_group, mape);
-        const double over = std::max(0.0, mape - group_limit_percent);
+        score.worst_group = std::max(score.worst_group, g.ape / g.rows);
+        const double over = std::max(0.0, g.loss / g.rows - group_limit_percent);
         excess += over * over / 10.0;
     }
-    score.objective = score.mape + excess;
+    score.objective = total_loss / n + excess;
     return score;
 }
 
@@ -121,7 +133,8 @@ FitResult fitParameters(const FitSpec& spec, const FitProblem& problem,
         spec, free, start,
         [&](const std::vector<double>& values) {
             candidate = evaluator.predict(values);
-            FitScore score = scoreRows(problem, train, candidate, spec.group_limit_percent);
+            FitScore score =
+                scoreRows(problem, train, candidate, spec.group_limit_percent, spec.loss);
             score.objective += priorPenalty(spec, values);
             return score;
         },

