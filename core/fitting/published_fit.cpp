@@ -64,8 +64,7 @@ std::vector<double> predictRows(const FitProblem& problem, const std::vector<std
 }
 
 FitScore scoreRows(const FitProblem& problem, const std::vector<std::size_t>& rows,
-                   const std::vector<double>& predicted, double group_limit_percent,
-                   FitLoss loss) {
+                   const std::vector<double>& predicted, double group_limit_percent, FitLoss loss) {
     FitScore score;
     if (rows.empty())
         return score;

@@ -85,8 +85,8 @@ class ProfileFit : public QObject {
         QTest::newRow("no measurements")
             << R"({"format": "iterscope-fit-spec", "version": 1, "measurements": [], "parameters": []})"
             << "names no file";
-        QTest::newRow("unknown loss")
-            << head + R"("loss": "mse", "parameters": []})" << "\"ape\" or \"log_ratio\"";
+        QTest::newRow("unknown loss") << head + R"("loss": "mse", "parameters": []})"
+                                      << "\"ape\" or \"log_ratio\"";
     }
     void aSpecIsReadStrictly() {
         QFETCH(QString, text);
