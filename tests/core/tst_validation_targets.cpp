@@ -2,10 +2,11 @@
 // (docs/validation.md). Issue 18's targets are an in-sample MAPE of at most 8% and no
 // (source, GPU, sync) group above 15%; the fit reaches 9.6% and 23.0% (docs/validation.md
 // says so and why: since the fit charges log ratios, not percentages, the TF2 EfficientNet
-// V100 group went from 20.1% to 23.0% while every file improved), so these assertions hold
-// the figures reached, with a little room, and fail on any change that makes them worse. Every row, each of which ran on real hardware,
-// fits in its GPU's memory: that one is the target itself. The cross-validated figures
-// need refits and are iterscope-fit's to report.
+// V100 group went from 20.1% to 23.0% while every file improved in-sample), so these
+// assertions hold the figures reached, with a little room, and fail on any change that makes
+// them worse. Every row, each of which ran on real hardware, fits in its GPU's memory: that
+// one is the target itself. The cross-validated figures need refits and are iterscope-fit's
+// to report.
 #include "validation/validation.h"
 
 #include <QtTest>
