@@ -87,11 +87,7 @@ void printTable(const SoftwareFitReport& fit, const std::string& out) {
         fields.addRow({f.field, fixed(f.base, 4), fixed(f.fitted, 4), fixed(f.carried, 4)});
     std::cout << fields.render() << "\n";
     std::cout << "carried to every GPU: " << fixed(fit.harness_share * 100, 0)
-              << "% of the shared change (harness share";
-    if (const PinVariance* shipped = shippedPinVariance();
-        shipped && std::abs(shipped->components.harness_share - fit.harness_share) < 1e-9)
-        std::cout << ", estimated from " << shipped->components.sources << " published sources";
-    std::cout << ")\n";
+              << "% of the shared change (harness share, " << fit.harness_share_basis << ")\n";
     if (!fit.gpu_corrections.empty()) {
         TextTable own;
         own.addColumn("kept for this GPU only", TextTable::Align::Left);
@@ -136,6 +132,7 @@ void printJson(const SoftwareFitReport& fit, const std::string& out, const std::
     }
     j["gpus"] = fit.gpus;
     j["harness_share"] = fit.harness_share;
+    j["harness_share_basis"] = fit.harness_share_basis;
     j["gpu_corrections"] = nlohmann::ordered_json::object();
     j["gpu_memory_corrections"] = nlohmann::ordered_json::object();
     for (const GpuCorrectionFit& g : fit.gpu_corrections)
@@ -266,8 +263,9 @@ CommandRegistration reg{
             ->check(CLI::Range(0.0, 1000.0));
         cmd->add_option("--harness-share", options->harness_share,
                         "Share (0 to 1) of the shared parameters' change that the profile "
-                        "carries to other GPUs (default: the estimate in "
-                        "profiles/pin-variance.json); each measured GPU keeps its own part")
+                        "carries to other GPUs (default: estimated for the rows from the variance "
+                        "components in profiles/pin-variance.json); each measured GPU keeps its "
+                        "own part")
             ->check(CLI::Range(0.0, 1.0));
         cmd->add_option("--format", options->format, "table or json")
             ->check(CLI::IsMember({"table", "json"}));

@@ -171,10 +171,11 @@ int main(int argc, char** argv) {
                  "--measurements does, from the fit with its source left out, and the "
                  "source's other GPUs predicted (fits every source's fold)");
     app.add_option("--pin-shares", o.pin_shares,
-                   "Harness shares the pin table compares, the first one summarised (default: "
-                   "the shipped estimate, 0 and 1)")
+                   "Harness shares the pin table compares, the first one summarised; -1: the "
+                   "shipped estimate for each pin's rows, as fit --measurements uses (default: "
+                   "-1, 0 and 1)")
         ->delimiter(',')
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(CLI::Range(-1.0, 1.0));
     app.add_option("--report", o.report, "Write the tables as Markdown to this file");
     app.add_option("--rows-csv", o.rows_csv,
                    "Write every row's measured value with its in-sample and held-out "
@@ -422,9 +423,11 @@ int main(int argc, char** argv) {
             pin_options.harness_shares = o.pin_shares;
             const PinTable table =
                 leaveOneGpuIn(spec, problem, sourceFolds(), defaultResolver(), pin_options);
-            std::printf("\nleave one GPU in, harness share %.3g: the other GPUs' MAPE "
+            std::printf("\nleave one GPU in, harness share %s: the other GPUs' MAPE "
                         "unpinned and pinned, the pinned GPU's with a row left out\n",
-                        table.harness_shares[0]);
+                        table.harness_shares[0] < 0
+                            ? "estimated for each pin's rows"
+                            : std::to_string(table.harness_shares[0]).c_str());
             std::printf("    %-40s %-16s %4s %8s %8s %8s\n", "source", "gpu", "rows", "others %",
                         "pinned %", "own %");
             for (const PinTableRow& r : table.rows) {

@@ -92,6 +92,22 @@ double shippedHarnessShare() {
     return shipped ? shipped->components.harness_share : 1.0;
 }
 
+double shippedHarnessShare(int rows, int gpus) {
+    const PinVariance* shipped = shippedPinVariance();
+    return shipped ? harnessShareFor(shipped->components, rows, gpus) : 1.0;
+}
+
+std::string harnessShareBasis(double given, int rows, int gpus) {
+    if (given >= 0)
+        return "given";
+    const PinVariance* shipped = shippedPinVariance();
+    if (!shipped)
+        return "no estimate shipped: all of it";
+    return "estimated for " + std::to_string(rows) + (rows == 1 ? " row" : " rows") + " on " +
+           std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") + " from " +
+           std::to_string(shipped->components.sources) + " published sources";
+}
+
 double fitGpuRateFactor(const std::function<double(double factor)>& mean_log_error) {
     // A GPU's own deviation from the shared parameters stays within 4x either way (what the
     // profile loader accepts); past that the rows say something the model does not hold.
@@ -253,6 +269,7 @@ SoftwareFitReport runSoftwareFit(const SoftwareProfile& base, FitSpec spec,
     // harness share; the measured GPUs' own factors are fitted after it, on the same items.
     const double share = std::clamp(hooks.harness_share, 0.0, 1.0);
     report.harness_share = share;
+    report.harness_share_basis = hooks.harness_share_basis;
     report.gpus = hooks.gpus;
     const auto carriedValues = [&](const std::vector<double>& values) {
         std::vector<double> carried(values.size());
@@ -363,12 +380,16 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
         return throughputLogRatio(own[i], predicted);
     };
     hooks.architectures.assign(architectures.begin(), architectures.end());
-    hooks.harness_share =
-        options.harness_share >= 0 ? std::min(options.harness_share, 1.0) : shippedHarnessShare();
     std::set<std::string> gpus;
     for (const Scenario& s : problem.scenarios)
         gpus.insert(s.gpu.id);
     hooks.gpus.assign(gpus.begin(), gpus.end());
+    hooks.harness_share =
+        options.harness_share >= 0
+            ? std::min(options.harness_share, 1.0)
+            : shippedHarnessShare(static_cast<int>(own.size()), static_cast<int>(gpus.size()));
+    hooks.harness_share_basis = harnessShareBasis(
+        options.harness_share, static_cast<int>(own.size()), static_cast<int>(gpus.size()));
     const GpuFactorPrior factor_prior =
         options.gpu_prior.prior_sigma < 0 || options.gpu_prior.noise_sigma < 0
             ? shippedGpuFactorPrior()

@@ -58,8 +58,14 @@ struct GpuCorrectionFit {
 
 // The share of a pin's shared-parameter change carried to other GPUs: the shipped
 // empirical-Bayes estimate (profiles/pin-variance.json, variance_components.h); 1 (all of
-// it, as fits did before the estimate shipped) when there is none.
+// it, as fits did before the estimate shipped) when there is none. Without a row count it
+// is the limit of very many rows on one GPU (sigma_h^2 / (sigma_h^2 + sigma_g^2)); with one,
+// harnessShareFor(rows, gpus), what a fit on that many rows sees of the harness.
 double shippedHarnessShare();
+double shippedHarnessShare(int rows, int gpus);
+// Where a share came from: "given" for one the user set (non-negative `given`), else what
+// the estimate for `rows` rows on `gpus` GPUs rests on.
+std::string harnessShareBasis(double given, int rows, int gpus);
 
 // The kernel-rate factor for `items` of one GPU and precision: the one at which the mean of
 // `mean_log_error(factor)` (ln(measured / predicted throughput), falling as the factor
@@ -105,7 +111,8 @@ struct SoftwareFitReport {
     SoftwareProfile::ErrorBand band;                              // rows 0 where none was made
     // The split of the pin: what other GPUs carry, and each measured GPU's own part.
     double harness_share = 1;
-    std::vector<std::string> gpus; // the GPU profile ids the items measured
+    std::string harness_share_basis; // where the share came from, for the reader
+    std::vector<std::string> gpus;   // the GPU profile ids the items measured
     std::vector<GpuCorrectionFit> gpu_corrections;
 };
 
@@ -113,7 +120,7 @@ struct SoftwareFitOptions {
     std::vector<std::string> fields; // empty: the default for the kind of measurement
     double prior_weight = kDefaultPriorWeight;
     // 0..1: the share of the shared parameters' change the written profile keeps (and so
-    // every other GPU carries); negative: shippedHarnessShare().
+    // every other GPU carries); negative: shippedHarnessShare(rows, GPUs) of the rows fitted.
     double harness_share = -1;
     // Fit each measured GPU's per-precision kernel-rate factor after the shared part.
     bool gpu_part = true;
@@ -140,6 +147,7 @@ struct SoftwareFitHooks {
     // (base + share x (fit - base)), then `gpu_part` (optional) adds the measured GPUs' own
     // factors fitted on the items `train` with the shrunk profile, and says what it found.
     double harness_share = 1;
+    std::string harness_share_basis;
     std::function<SoftwareProfile(SoftwareProfile shrunk, const std::vector<std::size_t>& train,
                                   std::vector<GpuCorrectionFit>* found)>
         gpu_part;

@@ -29,6 +29,8 @@ std::string signedFixed(double v, int digits) {
 }
 
 std::string shareName(double share) {
+    if (share < 0)
+        return "est.";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", share);
     return buf;
@@ -139,7 +141,7 @@ PinTable leaveOneGpuIn(const FitSpec& spec, const FitProblem& problem,
     PinTable table;
     table.harness_shares = options.harness_shares;
     if (table.harness_shares.empty())
-        table.harness_shares = {shippedHarnessShare(), 0.0, 1.0};
+        table.harness_shares = {-1.0, 0.0, 1.0};
     const std::vector<Candidate> pins = candidates(problem, options.min_rows);
     std::vector<const CrossValidationFold*> folds;
     for (const Candidate& c : pins) {

@@ -14,7 +14,8 @@
 namespace iterscope {
 
 struct PinTableOptions {
-    // The harness shares each pin is made with; empty: the shipped estimate, 0 and 1.
+    // The harness shares each pin is made with; negative: the shipped estimate for the pin's
+    // rows (shippedHarnessShare(rows, 1), what fit --measurements uses); empty: that, 0 and 1.
     std::vector<double> harness_shares;
     // A pin needs this many rows on its GPU, and its source at least two GPUs.
     int min_rows = 4;

@@ -124,6 +124,12 @@ VarianceComponents estimateVarianceComponents(const std::vector<LabelledResidual
     return v;
 }
 
+double harnessShareFor(const VarianceComponents& v, int rows, int gpus) {
+    const double n = std::max(rows, 1), k = std::max(gpus, 1);
+    const double total = v.sigma_h2 + v.sigma_g2 / k + v.sigma_e2 / n;
+    return total > 0 ? v.sigma_h2 / total : 0;
+}
+
 std::string pinVarianceToJson(const PinVariance& pin) {
     const VarianceComponents& v = pin.components;
     nlohmann::ordered_json j;

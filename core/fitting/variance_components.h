@@ -17,10 +17,14 @@
 //
 //     harness_share = sigma_h^2 / (sigma_h^2 + sigma_g^2)
 //
-// (within-cell noise sigma_e^2 is left out: a fit on several rows of one GPU averages it
-// away, and the GPU part of the pin absorbs what is left). iterscope-fit computes it from
-// the leave-one-source-out residuals and writes profiles/pin-variance.json; the fit reads
-// it from there, never the measurements.
+// which is what a fit on very many rows of one GPU carries. A fit on n rows over k GPUs sees
+// the harness through k GPUs' own parts and n rows' noise, and carries less (the best linear
+// unbiased predictor of h from the mean of those rows, balanced case):
+//
+//     share(n, k) = sigma_h^2 / (sigma_h^2 + sigma_g^2 / k + sigma_e^2 / n)
+//
+// iterscope-fit computes the components from the leave-one-source-out residuals and writes
+// profiles/pin-variance.json; the fit reads them from there, never the measurements.
 #pragma once
 
 #include <string>
@@ -52,6 +56,9 @@ struct VarianceComponents {
 // Throws InputError for no residuals or a non-finite one. Fewer than two sources leave
 // sigma_h2 at 0; no source with two GPUs leaves sigma_g2 at 0.
 VarianceComponents estimateVarianceComponents(const std::vector<LabelledResidual>& residuals);
+
+// share(rows, gpus) above; rows or gpus below 1 count as 1. 0 when every component is 0.
+double harnessShareFor(const VarianceComponents& v, int rows, int gpus);
 
 // profiles/pin-variance.json: the components with how they were made.
 struct PinVariance {

@@ -134,7 +134,9 @@ class MeasurementFit : public QObject {
                      0.01 * truth.tensor_core_efficiency,
                  qPrintable(QString::number(fieldOf(fit, "tensor_core_efficiency"))));
         QVERIFY(fit.error_before > 5);
-        QVERIFY(fit.error_after < 0.5);
+        // Under 1%, not 0: the shared change is shrunk for three rows (share ~0.31) and the
+        // GPU's own factor, under its prior, takes back all but a fraction of the rest.
+        QVERIFY2(fit.error_after < 1.0, qPrintable(QString::number(fit.error_after)));
         // With the default fields the change is shared out, but the error still goes.
         const SoftwareFitReport wide =
             fitToMeasurements(rows, defaultResolver(), base, {}, "m.csv");

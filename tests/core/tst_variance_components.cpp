@@ -1,7 +1,8 @@
 // The variance components behind a pin's harness share (core/validation/
 // variance_components.h): residuals drawn with known between-source, within-source and
 // within-cell spreads, in unbalanced cells, give those spreads back; no between-source
-// spread gives a share near 0; the shipped file reads back what was written.
+// spread gives a share near 0; the share for n rows is the regression-optimal one; the
+// shipped file reads back what was written.
 #include "fitting/variance_components.h"
 #include "util/error.h"
 
@@ -110,6 +111,50 @@ class TestVarianceComponents : public QObject {
         QCOMPARE(v.sigma_h2, 0.0);
         QCOMPARE(v.harness_share, 0.0);
         QVERIFY(v.sigma_g2 > 0);
+    }
+
+    void theShareForNRowsIsTheOneThatPredictsAnotherGpuBest() {
+        // A user measures n rows on one GPU of a harness: their mean error is h + g + mean e.
+        // Carrying s x that mean to another GPU of the harness (whose level is h + g') is best,
+        // in squared error, at s = cov(h + g', mean) / var(mean): the formula's share. Found
+        // by regression over many simulated users, for several n and both GPU counts.
+        const double sh = 0.065, sg = 0.069, se = 0.118;
+        VarianceComponents v;
+        v.sigma_h2 = sh * sh;
+        v.sigma_g2 = sg * sg;
+        v.sigma_e2 = se * se;
+        for (const int gpus : {1, 3})
+            for (const int n : {1, 4, 8, 36}) {
+                Normal normal(static_cast<std::uint64_t>(100 * gpus + n));
+                double cross = 0, square = 0;
+                for (int t = 0; t < 40000; ++t) {
+                    const double h = sh * normal();
+                    double mean = 0;
+                    // n rows spread over the GPUs as evenly as they go.
+                    for (int k = 0; k < n; ++k)
+                        mean += se * normal() / n;
+                    for (int g = 0; g < gpus; ++g)
+                        mean += sg * normal() / gpus;
+                    mean += h;
+                    const double other = h + sg * normal();
+                    cross += other * mean;
+                    square += mean * mean;
+                }
+                const double best = cross / square;
+                const double share = harnessShareFor(v, n, gpus);
+                QVERIFY2(std::abs(best - share) < 0.03,
+                         qPrintable(QString("n %1, gpus %2: best %3, formula %4")
+                                        .arg(n)
+                                        .arg(gpus)
+                                        .arg(best)
+                                        .arg(share)));
+            }
+        // Many rows on one GPU: the limit the file ships; fewer rows carry less.
+        v.harness_share = v.sigma_h2 / (v.sigma_h2 + v.sigma_g2);
+        QVERIFY(std::abs(harnessShareFor(v, 100000, 1) - v.harness_share) < 1e-3);
+        QVERIFY(harnessShareFor(v, 4, 1) < harnessShareFor(v, 8, 1));
+        QCOMPARE(harnessShareFor(v, 0, 0), harnessShareFor(v, 1, 1));
+        QCOMPARE(harnessShareFor(VarianceComponents{}, 4, 1), 0.0);
     }
 
     void noResidualsOrANonFiniteOneIsRefused() {
