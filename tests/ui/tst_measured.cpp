@@ -363,6 +363,17 @@ class TestMeasured : public QObject {
         QVERIFY2(note.contains(QLatin1String("other GPUs carry 36% of the harness correction")),
                  qPrintable(note));
         QVERIFY(w.summaryPanel()->messagesLabel()->text().contains(QLatin1String("compare-base")));
+        // The link takes the theme's link colour, and takes it again when the theme changes
+        // (a link parsed in the light theme's blue is unreadable on the dark one).
+        const QString light_link = w.summaryPanel()->palette().color(QPalette::Link).name();
+        QVERIFY(w.summaryPanel()->messagesLabel()->text().contains(light_link));
+        w.setDarkTheme(true);
+        QCoreApplication::processEvents(); // the palette reaches the widgets by events
+        const QString dark_link = w.summaryPanel()->palette().color(QPalette::Link).name();
+        QVERIFY(dark_link != light_link);
+        QVERIFY2(w.summaryPanel()->messagesLabel()->text().contains(dark_link),
+                 qPrintable(w.summaryPanel()->messagesLabel()->text()));
+        w.setDarkTheme(false);
         // The link pins the same scenario on the shipped profile.
         const int pins = static_cast<int>(w.scalingCharts()->pins().size());
         emit w.summaryPanel()->compareWithBaseRequested(QStringLiteral("pytorch"));

@@ -483,6 +483,17 @@ void SummaryPanel::setResult(ResultPtr result) {
     emit updated();
 }
 
+void SummaryPanel::changeEvent(QEvent* event) {
+    // A rich-text link keeps the colour it was parsed with (the light theme's blue, unreadable
+    // on the dark one), so the notes name the palette's link colour and are parsed again when
+    // the theme changes.
+    if (event->type() == QEvent::PaletteChange) {
+        m_shown_messages.clear();
+        showMessages();
+    }
+    QWidget::changeEvent(event);
+}
+
 void SummaryPanel::showMessages() {
     QString html;
     if (!m_error.isEmpty())
@@ -498,8 +509,9 @@ void SummaryPanel::showMessages() {
             // comparison curve, in one click.
             const std::string& base = m_result->scenario.software.fitted_to.base;
             if (w.id == "fitted-to-your-runs" && !base.empty())
-                text += QStringLiteral(" <a href='compare-base'>%1</a>")
-                            .arg(tr("Compare with %1")
+                text += QStringLiteral(" <a href='compare-base' style='color:%1'>%2</a>")
+                            .arg(palette().color(QPalette::Link).name(),
+                                 tr("Compare with %1")
                                      .arg(QString::fromStdString(base))
                                      .toHtmlEscaped());
             html +=

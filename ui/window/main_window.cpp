@@ -390,9 +390,12 @@ void MainWindow::showForScreen() {
     const QScreen* where = screen();
     const bool small = where && (where->availableSize().width() < width() ||
                                  where->availableSize().height() < height());
-    if (small && !m_geometry_restored)
-        showMaximized(); // a laptop: all of the screen, nothing off its edges
-    else
+    if (small && !m_geometry_restored) {
+        // A laptop: all of the screen, nothing off its edges. Maximising is a request to the
+        // window manager; without one (a bare X server, a kiosk) the size is what holds.
+        resize(size().boundedTo(where->availableSize()));
+        showMaximized();
+    } else
         show();
 }
 
