@@ -16,6 +16,7 @@
 #include <QTest>
 #include <QTreeView>
 #include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
 
 #include <functional>
 
@@ -160,9 +161,22 @@ class TestSmallScreens : public QObject {
             w.scalingCharts()->gpuChart()->chart()->axes(Qt::Horizontal).first());
         QVERIFY(axis);
         QCOMPARE(axis->base(), 4.0);
+        // Too short for a vertical title (Qt would draw "k i…" and "eff…"): the ticks carry
+        // the units, "%" on the efficiency axis.
+        const auto verticalTitles = [&] {
+            int shown = 0, percent_ticks = 0;
+            for (QAbstractAxis* a : w.scalingCharts()->gpuChart()->chart()->axes(Qt::Vertical)) {
+                shown += a->isTitleVisible() ? 1 : 0;
+                if (auto* v = qobject_cast<QValueAxis*>(a))
+                    percent_ticks += v->labelFormat().contains(QLatin1String("%%")) ? 1 : 0;
+            }
+            return std::make_pair(shown, percent_ticks);
+        };
+        QCOMPARE(verticalTitles(), std::make_pair(0, 1));
         w.resize(1920, 1080);
         QApplication::processEvents();
         QVERIFY(!w.scalingCharts()->isCompact());
+        QCOMPARE(verticalTitles(), std::make_pair(2, 0));
     }
 
     void theScenarioColumnStaysPutWhileSlidersAreDragged_data() {

@@ -521,6 +521,17 @@ void ScalingChartsView::fill(Chart& c, bool by_gpus) {
         title += tr(" (log)");
     if (c.throughputAxis()->titleText() != title)
         c.throughputAxis()->setTitleText(title);
+    // A tiny chart has no height for a vertical title (Qt draws "k i…" and "eff…"): its
+    // ticks carry the units instead, and the key under the charts names the two curves.
+    const bool untitled = m_tiny && !m_titles_forced;
+    const QString thousands = unit > 1 && untitled ? QStringLiteral("k") : QString();
+    if (c.throughput_log)
+        c.throughput_log->setLabelFormat(QStringLiteral("%g") + thousands);
+    else
+        c.throughput->setLabelFormat(QStringLiteral("%.0f") + thousands);
+    c.throughputAxis()->setTitleVisible(!untitled);
+    c.efficiency->setLabelFormat(untitled ? QStringLiteral("%.0f%%") : QStringLiteral("%.0f"));
+    c.efficiency->setTitleVisible(!untitled);
     const bool dark = isDarkPalette(palette());
     double max_throughput = 0, max_efficiency = 0;
     double min_throughput = std::numeric_limits<double>::infinity(); // above 0, for the log axis
