@@ -423,11 +423,11 @@ int main(int argc, char** argv) {
             pin_options.harness_shares = o.pin_shares;
             const PinTable table =
                 leaveOneGpuIn(spec, problem, sourceFolds(), defaultResolver(), pin_options);
+            char given[32];
+            std::snprintf(given, sizeof given, "%.3g", table.harness_shares[0]);
             std::printf("\nleave one GPU in, harness share %s: the other GPUs' MAPE "
                         "unpinned and pinned, the pinned GPU's with a row left out\n",
-                        table.harness_shares[0] < 0
-                            ? "estimated for each pin's rows"
-                            : std::to_string(table.harness_shares[0]).c_str());
+                        table.harness_shares[0] < 0 ? "estimated for each pin's rows" : given);
             std::printf("    %-40s %-16s %4s %8s %8s %8s\n", "source", "gpu", "rows", "others %",
                         "pinned %", "own %");
             for (const PinTableRow& r : table.rows) {
