@@ -87,25 +87,16 @@ FitFieldBounds fitFieldBounds(const std::string& field) {
                      ")");
 }
 
-double shippedHarnessShare() {
-    const PinVariance* shipped = shippedPinVariance();
-    return shipped ? shipped->components.harness_share : 1.0;
-}
-
-double shippedHarnessShare(int rows, int gpus) {
-    const PinVariance* shipped = shippedPinVariance();
-    return shipped ? harnessShareFor(shipped->components, rows, gpus) : 1.0;
-}
-
-std::string harnessShareBasis(double given, int rows, int gpus) {
+HarnessShareChoice chooseHarnessShare(double given, int rows, int gpus) {
     if (given >= 0)
-        return "given";
+        return {std::min(given, 1.0), "given"};
     const PinVariance* shipped = shippedPinVariance();
     if (!shipped)
-        return "no estimate shipped: all of it";
-    return "estimated for " + std::to_string(rows) + (rows == 1 ? " row" : " rows") + " on " +
-           std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") + " from " +
-           std::to_string(shipped->components.sources) + " published sources";
+        return {1.0, "no estimate shipped: all of it"};
+    return {harnessShareFor(shipped->components, rows, gpus),
+            "estimated for " + std::to_string(rows) + (rows == 1 ? " row" : " rows") + " on " +
+                std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") + " from " +
+                std::to_string(shipped->components.sources) + " published sources"};
 }
 
 double fitGpuRateFactor(const std::function<double(double factor)>& mean_log_error) {
@@ -384,12 +375,10 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
     for (const Scenario& s : problem.scenarios)
         gpus.insert(s.gpu.id);
     hooks.gpus.assign(gpus.begin(), gpus.end());
-    hooks.harness_share =
-        options.harness_share >= 0
-            ? std::min(options.harness_share, 1.0)
-            : shippedHarnessShare(static_cast<int>(own.size()), static_cast<int>(gpus.size()));
-    hooks.harness_share_basis = harnessShareBasis(
+    const HarnessShareChoice share = chooseHarnessShare(
         options.harness_share, static_cast<int>(own.size()), static_cast<int>(gpus.size()));
+    hooks.harness_share = share.share;
+    hooks.harness_share_basis = share.basis;
     const GpuFactorPrior factor_prior =
         options.gpu_prior.prior_sigma < 0 || options.gpu_prior.noise_sigma < 0
             ? shippedGpuFactorPrior()

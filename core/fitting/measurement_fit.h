@@ -56,16 +56,16 @@ struct GpuCorrectionFit {
     bool memory_bound_only = false;
 };
 
-// The share of a pin's shared-parameter change carried to other GPUs: the shipped
-// empirical-Bayes estimate (profiles/pin-variance.json, variance_components.h); 1 (all of
-// it, as fits did before the estimate shipped) when there is none. Without a row count it
-// is the limit of very many rows on one GPU (sigma_h^2 / (sigma_h^2 + sigma_g^2)); with one,
-// harnessShareFor(rows, gpus), what a fit on that many rows sees of the harness.
-double shippedHarnessShare();
-double shippedHarnessShare(int rows, int gpus);
-// Where a share came from: "given" for one the user set (non-negative `given`), else what
-// the estimate for `rows` rows on `gpus` GPUs rests on.
-std::string harnessShareBasis(double given, int rows, int gpus);
+// The share of a pin's shared-parameter change carried to other GPUs, and where it came
+// from: `given` (capped at 1) when it is not negative; else the shipped empirical-Bayes
+// estimate (profiles/pin-variance.json, variance_components.h) for a fit on `rows` rows over
+// `gpus` GPUs, harnessShareFor; 1 (all of it, as fits did before the estimate shipped) when
+// there is none.
+struct HarnessShareChoice {
+    double share = 1;
+    std::string basis; // "given", or what the estimate rests on, for the reader
+};
+HarnessShareChoice chooseHarnessShare(double given, int rows, int gpus);
 
 // The kernel-rate factor for `items` of one GPU and precision: the one at which the mean of
 // `mean_log_error(factor)` (ln(measured / predicted throughput), falling as the factor
@@ -120,7 +120,7 @@ struct SoftwareFitOptions {
     std::vector<std::string> fields; // empty: the default for the kind of measurement
     double prior_weight = kDefaultPriorWeight;
     // 0..1: the share of the shared parameters' change the written profile keeps (and so
-    // every other GPU carries); negative: shippedHarnessShare(rows, GPUs) of the rows fitted.
+    // every other GPU carries); negative: chooseHarnessShare's estimate for the rows fitted.
     double harness_share = -1;
     // Fit each measured GPU's per-precision kernel-rate factor after the shared part.
     bool gpu_part = true;

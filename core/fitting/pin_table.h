@@ -15,7 +15,7 @@ namespace iterscope {
 
 struct PinTableOptions {
     // The harness shares each pin is made with; negative: the shipped estimate for the pin's
-    // rows (shippedHarnessShare(rows, 1), what fit --measurements uses); empty: that, 0 and 1.
+    // rows (chooseHarnessShare, what fit --measurements uses); empty: that, 0 and 1.
     std::vector<double> harness_shares;
     // A pin needs this many rows on its GPU, and its source at least two GPUs.
     int min_rows = 4;

@@ -95,9 +95,9 @@ SoftwareFitReport fitToTrace(const TraceAnalysis& trace, const TraceComparison& 
     // A trace is one run: however many kernels it times, it is one scenario of the harness,
     // and what is peculiar to that scenario (its batch, GPU count, network) is not averaged
     // away, so the estimate is the one for a single row.
-    hooks.harness_share = options.harness_share >= 0 ? std::min(options.harness_share, 1.0)
-                                                     : shippedHarnessShare(1, 1);
-    hooks.harness_share_basis = harnessShareBasis(options.harness_share, 1, 1);
+    const HarnessShareChoice share = chooseHarnessShare(options.harness_share, 1, 1);
+    hooks.harness_share = share.share;
+    hooks.harness_share_basis = share.basis;
     hooks.gpus = {scenario.gpu.id};
     if (options.gpu_part)
         hooks.gpu_part = [&](SoftwareProfile profile, const std::vector<std::size_t>& train,
