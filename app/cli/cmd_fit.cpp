@@ -30,7 +30,7 @@ struct FitOptions {
     std::string measurements, trace, out;
     ScenarioFlags flags; // the trace's scenario; --software is the base either way
     std::string parameters;
-    double prior_weight = kDefaultPriorWeight;
+    double prior_weight = -1;  // negative: the default for --measurements or --trace
     double harness_share = -1; // negative: the shipped estimate
     std::string format = "table";
 };
@@ -259,7 +259,9 @@ CommandRegistration reg{
             "per_layer_overhead_us; for --trace fc_efficiency instead of the host cost)");
         cmd->add_option("--prior-weight", options->prior_weight,
                         "Pull toward the base values, in percentage points of error per half a "
-                        "base value of change, squared (default 1; 0: none)")
+                        "base value of change, squared: of one row's error for --measurements "
+                        "(default 24, spread over the rows), of the mean error for --trace "
+                        "(default 1); 0: none")
             ->check(CLI::Range(0.0, 1000.0));
         cmd->add_option("--harness-share", options->harness_share,
                         "Share (0 to 1) of the shared parameters' change that the profile "

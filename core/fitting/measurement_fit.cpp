@@ -415,9 +415,11 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
             }
             return profile;
         };
+    const double per_row =
+        options.prior_weight < 0 ? kDefaultPriorWeightPerRow : options.prior_weight;
     const FitSpec spec = softwareFitSpec(
         base, key, options.fields.empty() ? defaultMeasurementFitFields() : options.fields,
-        options.prior_weight);
+        per_row / static_cast<double>(own.size()));
     return runSoftwareFit(base, spec, hooks, file);
 }
 

@@ -33,9 +33,16 @@ struct FitFieldBounds {
 };
 FitFieldBounds fitFieldBounds(const std::string& field);
 
-// The pull toward the base: moving a parameter by half its base value costs as much as one
-// percentage point of mean error.
+// The pull toward the base for a trace's layer kinds: moving a parameter by half its base
+// value costs as much as one percentage point of mean error.
 inline constexpr double kDefaultPriorWeight = 1.0;
+// The same pull for measured rows, per row: moving a parameter by half its base value costs
+// as much as this many percentage points of one row's error, so the weight on the mean error
+// is this over the rows. A prior's pull does not grow as the rows do: four rows that disagree
+// (two multi-GPU runs far below the card's own rate) move a shared efficiency less than
+// thirty that agree. Chosen by the leave-one-GPU-in table (docs/validation.md) among 12, 24,
+// 48 and 96: 24 and 48 gave the same figures, 12 and 96 worse ones.
+inline constexpr double kDefaultPriorWeightPerRow = 24.0;
 
 struct FittedField {
     std::string field;
@@ -118,7 +125,10 @@ struct SoftwareFitReport {
 
 struct SoftwareFitOptions {
     std::vector<std::string> fields; // empty: the default for the kind of measurement
-    double prior_weight = kDefaultPriorWeight;
+    // The pull toward the base (fit_spec.h): for fitToMeasurements per row (the mean error's
+    // weight is this over the rows), for a trace on the mean error; negative: the default for
+    // the kind (kDefaultPriorWeightPerRow, kDefaultPriorWeight).
+    double prior_weight = -1;
     // 0..1: the share of the shared parameters' change the written profile keeps (and so
     // every other GPU carries); negative: chooseHarnessShare's estimate for the rows fitted.
     double harness_share = -1;

@@ -132,7 +132,7 @@ SoftwareFitReport fitToTrace(const TraceAnalysis& trace, const TraceComparison& 
         };
     const FitSpec spec = softwareFitSpec(
         base, base.id, options.fields.empty() ? defaultTraceFitFields() : options.fields,
-        options.prior_weight);
+        options.prior_weight < 0 ? kDefaultPriorWeight : options.prior_weight);
     return runSoftwareFit(base, spec, hooks, trace.file);
 }
 

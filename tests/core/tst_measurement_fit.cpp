@@ -214,6 +214,40 @@ class MeasurementFit : public QObject {
                  qPrintable(QString("%1 vs %2").arg(spread(pulled)).arg(spread(loose))));
     }
 
+    void thePullIsPerRowSoTheSameEvidenceTwiceMovesFurther() {
+        // Two rows that disagree, then the same two measured again: the mean error is the
+        // same, but twice the rows say it with twice the weight against the prior.
+        const SoftwareProfile base = loadSoftwareProfile("pytorch");
+        std::vector<ValidationRow> rows = {a100Rows()[0], a100Rows()[1]};
+        rows[0].measured = 2600;
+        rows[1].measured = 1010;
+        std::vector<ValidationRow> twice = rows;
+        for (ValidationRow r : rows) {
+            r.id += "-again";
+            twice.push_back(r);
+        }
+        const auto moved = [&](const SoftwareFitReport& fit) {
+            double sum = 0;
+            for (const FittedField& f : fit.fields)
+                sum += std::pow(std::log(std::max(f.fitted, 1e-6) / std::max(f.base, 1e-6)), 2);
+            return sum;
+        };
+        const SoftwareFitReport once =
+            fitToMeasurements(rows, defaultResolver(), base, {}, "once.csv");
+        const SoftwareFitReport again =
+            fitToMeasurements(twice, defaultResolver(), base, {}, "twice.csv");
+        QVERIFY2(moved(again) > moved(once) * 1.05,
+                 qPrintable(QString("%1 vs %2").arg(moved(again)).arg(moved(once))));
+        // Given per row, the same weight over four rows is the mean error's weight over two
+        // at half of it: the two fits then agree.
+        SoftwareFitOptions half;
+        half.prior_weight = kDefaultPriorWeightPerRow / 2;
+        const SoftwareFitReport halved =
+            fitToMeasurements(rows, defaultResolver(), base, half, "once.csv");
+        QVERIFY2(std::abs(moved(halved) - moved(again)) < 0.02 * moved(again),
+                 qPrintable(QString("%1 vs %2").arg(moved(halved)).arg(moved(again))));
+    }
+
     void badRowsAreRefusedNamingTheFile_data() {
         QTest::addColumn<QString>("what");
         QTest::addColumn<QString>("problem");
