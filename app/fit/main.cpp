@@ -11,7 +11,8 @@
 // without it nothing is changed. --write-pin-variance writes only
 // profiles/pin-variance.json: the variance components of the leave-one-source-out residuals
 // by (source, GPU) and the harness share iterscope-cli fit carries to other GPUs
-// (core/fitting/variance_components.h; needs source in --cv). --pin-table adds the
+// (core/fitting/variance_components.h; needs source in --cv), with the factor a pin leaves
+// on the other GPUs' band, from the leave-one-GPU-in table it runs. --pin-table adds the
 // leave-one-GPU-in table (core/fitting/pin_table.h): each GPU of a source fitted with
 // iterscope-cli fit's own function, from the fit with that source left out, and the source's
 // other GPUs predicted. A developer tool: the shipped model never reads measurements.
@@ -37,6 +38,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -157,8 +159,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0, 256));
     app.add_flag("--write", o.write, "Write fitted values and error bands into profiles/");
     app.add_flag("--write-pin-variance", o.write_pin_variance,
-                 "Write profiles/pin-variance.json (the harness share of a pin) from the "
-                 "leave-one-source-out residuals, and nothing else");
+                 "Write profiles/pin-variance.json (the harness share of a pin, and what a pin "
+                 "does to the other GPUs' band) from the leave-one-source-out residuals and "
+                 "the leave-one-GPU-in table, and nothing else");
     app.add_flag("--write-ratio-bands", o.write_ratio_bands,
                  "Write profiles/ratio-bands.json (how sure a predicted speed-up is) from the "
                  "leave-one-source-out residuals, and nothing else");
@@ -379,6 +382,8 @@ int main(int argc, char** argv) {
         }
         md << "\n";
 
+        // Written once the leave-one-GPU-in table has measured the pinned band too.
+        std::optional<PinVariance> pin_variance;
         if (cv.count("source")) {
             PinVariance pin;
             pin.basis = pinVarianceBasis(spec);
@@ -391,8 +396,7 @@ int main(int argc, char** argv) {
                         std::sqrt(v.sigma_h2), std::sqrt(v.sigma_g2), std::sqrt(v.sigma_e2),
                         std::sqrt(v.sigma_w2), v.harness_share, v.rows, v.sources, v.cells);
             md << "\n" << pinVarianceReport(pin.components);
-            if (o.write_pin_variance)
-                std::cout << "wrote " << writePinVariance(pin) << "\n";
+            pin_variance = pin;
         } else if (o.write_pin_variance) {
             std::cout << "pin variance not written: it needs --cv source\n";
         }
@@ -417,10 +421,11 @@ int main(int argc, char** argv) {
             std::cout << "ratio bands not written: they need --cv source\n";
         }
 
-        if (o.pin_table) {
+        if (o.pin_table || (o.write_pin_variance && pin_variance)) {
             PinTableOptions pin_options;
             pin_options.jobs = jobs;
-            pin_options.harness_shares = o.pin_shares;
+            // The pin variance's band is the one fit --measurements makes: the estimated share.
+            pin_options.harness_shares = o.pin_table ? o.pin_shares : std::vector<double>{-1};
             const PinTable table =
                 leaveOneGpuIn(spec, problem, sourceFolds(), defaultResolver(), pin_options);
             char given[32];
@@ -441,8 +446,27 @@ int main(int argc, char** argv) {
             }
             for (const PinTableSummary& s : table.summaries)
                 std::printf("%s\n", pinTableSummaryLine(s).c_str());
+            for (const PinTableSummary& s : table.summaries)
+                std::printf("%s\n", pinTableBandLine(s).c_str());
             md << "\n" << pinTableMarkdown(table);
+            for (const PinTableSummary& s : table.summaries)
+                if (pin_variance && s.harness_share < 0 && s.others_band_unpinned_log > 0) {
+                    pin_variance->other_gpus_band_scale =
+                        s.others_band_pinned_log / s.others_band_unpinned_log;
+                    pin_variance->other_gpus_band_basis =
+                        "the 80% conformal half-width of ln(measured / predicted throughput) "
+                        "of the other GPUs' rows, pinned (" +
+                        fixed(s.others_band_pinned_log, 4) + ") over unpinned (" +
+                        fixed(s.others_band_unpinned_log, 4) + "), over the " +
+                        std::to_string(s.pins) +
+                        " pins of the leave-one-GPU-in table (iterscope-fit --pin-table), "
+                        "each fitted as fit --measurements does with the shipped share "
+                        "estimate and prior";
+                    break;
+                }
         }
+        if (o.write_pin_variance && pin_variance)
+            std::cout << "wrote " << writePinVariance(*pin_variance) << "\n";
 
         const bool can_band = cv.count("source") && cv.count("architecture");
         if (can_band) {

@@ -417,10 +417,16 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
         };
     const double per_row =
         options.prior_weight < 0 ? kDefaultPriorWeightPerRow : options.prior_weight;
+    const PinVariance* shipped = shippedPinVariance();
+    const double band_scale = options.harness_share < 0 && options.prior_weight < 0 && shipped
+                                  ? shipped->other_gpus_band_scale
+                                  : 1.0;
     const FitSpec spec = softwareFitSpec(
         base, key, options.fields.empty() ? defaultMeasurementFitFields() : options.fields,
         per_row / static_cast<double>(own.size()));
-    return runSoftwareFit(base, spec, hooks, file);
+    SoftwareFitReport report = runSoftwareFit(base, spec, hooks, file);
+    report.other_gpus_band_scale = band_scale;
+    return report;
 }
 
 std::string fittedProfileJson(const std::string& base_text, const std::string& base_file,
@@ -453,6 +459,9 @@ std::string fittedProfileJson(const std::string& base_text, const std::string& b
                         {"rows", static_cast<int>(fit.rows.size())},
                         {"gpus", fit.gpus},
                         {"harness_share", roundToSignificant(fit.harness_share, 4)}};
+    if (fit.other_gpus_band_scale != 1)
+        doc["fitted_to"]["other_gpus_band_scale"] =
+            roundToSignificant(fit.other_gpus_band_scale, 4);
     // A band the base carried was about the base's rows, not these.
     doc.erase("error_band");
     if (fit.band.rows > 0)

@@ -121,6 +121,10 @@ struct SoftwareFitReport {
     std::string harness_share_basis; // where the share came from, for the reader
     std::vector<std::string> gpus;   // the GPU profile ids the items measured
     std::vector<GpuCorrectionFit> gpu_corrections;
+    // The factor on the shipped band of a GPU the rows did not measure (the shipped
+    // leave-one-GPU-in measurement, PinVariance::other_gpus_band_scale); 1 where the share
+    // was given rather than estimated, since the table measured the estimated one.
+    double other_gpus_band_scale = 1;
 };
 
 struct SoftwareFitOptions {

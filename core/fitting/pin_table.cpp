@@ -4,6 +4,7 @@
 #include "fitting/measurement_fit.h"
 #include "util/error.h"
 #include "util/parallel_for.h"
+#include "validation/error_band.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,10 +75,20 @@ std::vector<Candidate> candidates(const FitProblem& problem, int min_rows) {
     return out;
 }
 
+// The MAPE % of `rows` with `profiles`, and each row's ln(measured / predicted throughput)
+// into `log_ratios`.
 double mape(const FitProblem& problem, const std::vector<std::size_t>& rows,
-            const std::map<std::string, SoftwareProfile>& profiles) {
-    return scoreRows(problem, rows, predictRows(problem, rows, profiles), 1e9).mape;
+            const std::map<std::string, SoftwareProfile>& profiles,
+            std::vector<double>& log_ratios) {
+    const std::vector<double> predicted = predictRows(problem, rows, profiles);
+    log_ratios.clear();
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        log_ratios.push_back(throughputLogRatio(problem.rows[rows[k]], predicted[k]));
+    return scoreRows(problem, rows, predicted, 1e9).mape;
 }
+
+// The shipped bands' coverage (profiles/error-bands.json).
+constexpr double kBandCoverage = 0.8;
 
 PinTableRow makePin(const FitSpec& spec, const FitProblem& problem, const Candidate& c,
                     const CrossValidationFold& fold, const ValidationResolver& resolver,
@@ -113,7 +124,7 @@ PinTableRow makePin(const FitSpec& spec, const FitProblem& problem, const Candid
         return row;
     }
     const auto unpinned = applyFit(spec, fold.fit.values, problem.baseline);
-    row.others_unpinned = mape(problem, others, unpinned);
+    row.others_unpinned = mape(problem, others, unpinned, row.others_log_unpinned);
     const std::string label = c.source + " / " + c.gpu;
     try {
         for (double share : shares) {
@@ -123,7 +134,12 @@ PinTableRow makePin(const FitSpec& spec, const FitProblem& problem, const Candid
                 fitToMeasurements(measured, resolver, unpinned.at(row.software), options, label);
             auto pinned = unpinned;
             pinned[row.software] = fit.fitted;
-            row.outcomes.push_back({mape(problem, others, pinned), fit.error_held_out});
+            PinOutcome o;
+            o.others_pinned = mape(problem, others, pinned, o.others_log);
+            o.own_held_out = fit.error_held_out;
+            for (std::size_t k = 0; k < fit.rows.size(); ++k)
+                o.own_log.push_back(throughputLogRatio(measured[k], fit.rows[k].held_out));
+            row.outcomes.push_back(std::move(o));
         }
     } catch (const InputError& e) {
         // What a user would be told: the fit refuses these rows.
@@ -167,6 +183,7 @@ PinTable leaveOneGpuIn(const FitSpec& spec, const FitProblem& problem,
         PinTableSummary sum;
         sum.harness_share = table.harness_shares[s];
         double relative = 0, own = 0;
+        std::vector<double> unpinned_log, pinned_log, own_log;
         bool first = true;
         for (const PinTableRow& r : table.rows) {
             if (r.outcomes.size() <= s)
@@ -177,6 +194,10 @@ PinTable leaveOneGpuIn(const FitSpec& spec, const FitProblem& problem,
                             ? (o.others_pinned - r.others_unpinned) / r.others_unpinned
                             : 0;
             own += o.own_held_out;
+            unpinned_log.insert(unpinned_log.end(), r.others_log_unpinned.begin(),
+                                r.others_log_unpinned.end());
+            pinned_log.insert(pinned_log.end(), o.others_log.begin(), o.others_log.end());
+            own_log.insert(own_log.end(), o.own_log.begin(), o.own_log.end());
             const double change = o.others_pinned - r.others_unpinned;
             if (first || change > sum.worst_change_points) {
                 sum.worst_change_points = change;
@@ -187,6 +208,9 @@ PinTable leaveOneGpuIn(const FitSpec& spec, const FitProblem& problem,
         if (sum.pins > 0) {
             sum.mean_relative_change = relative / sum.pins;
             sum.mean_own_held_out = own / sum.pins;
+            sum.others_band_unpinned_log = conformalHalfWidth(unpinned_log, kBandCoverage);
+            sum.others_band_pinned_log = conformalHalfWidth(pinned_log, kBandCoverage);
+            sum.own_band_log = conformalHalfWidth(own_log, kBandCoverage);
         }
         table.summaries.push_back(sum);
     }
@@ -202,6 +226,20 @@ std::string pinTableSummaryLine(const PinTableSummary& s) {
          << (s.worst.empty() ? "" : " (" + s.worst + ")")
          << " (target +1 or lower); the pinned GPU's own error, a row left out, "
          << fixed(s.mean_own_held_out, 2) << "% on average (target 5% or lower)";
+    return line.str();
+}
+
+std::string pinTableBandLine(const PinTableSummary& s) {
+    const auto percent = [](double half_width_log) {
+        return "-" + fixed((1 - std::exp(-half_width_log)) * 100, 1) + "% / +" +
+               fixed((std::exp(half_width_log) - 1) * 100, 1) + "%";
+    };
+    std::ostringstream line;
+    line << "harness share " << shareName(s.harness_share)
+         << ", 80% bands (conformal, every pin's rows pooled): the other GPUs "
+         << percent(s.others_band_unpinned_log) << " unpinned, "
+         << percent(s.others_band_pinned_log) << " pinned; the pinned GPU, a row left out, "
+         << percent(s.own_band_log);
     return line.str();
 }
 
@@ -254,6 +292,8 @@ std::string pinTableMarkdown(const PinTable& table) {
     md << "\n";
     for (const PinTableSummary& s : table.summaries)
         md << "- " << pinTableSummaryLine(s) << ".\n";
+    for (const PinTableSummary& s : table.summaries)
+        md << "- " << pinTableBandLine(s) << ".\n";
     return md.str();
 }
 

@@ -26,6 +26,9 @@ struct PinTableOptions {
 struct PinOutcome {
     double others_pinned = 0; // MAPE % of the other GPUs' rows with the pinned profile
     double own_held_out = 0;  // the pinned GPU's rows, each left out (the fit report's figure)
+    // ln(measured / predicted throughput): the other GPUs' rows with the pinned profile, and
+    // the pinned GPU's rows each predicted by a fit that did not see it.
+    std::vector<double> others_log, own_log;
 };
 
 struct PinTableRow {
@@ -33,7 +36,8 @@ struct PinTableRow {
     int rows = 0;       // the pinned GPU's
     int other_rows = 0; // the other GPUs' rows it predicts (on the same software)
     std::vector<std::string> other_gpus;
-    double others_unpinned = 0;       // their MAPE % from the source-left-out fit
+    double others_unpinned = 0;              // their MAPE % from the source-left-out fit
+    std::vector<double> others_log_unpinned; // their ln(measured / predicted throughput)
     std::vector<PinOutcome> outcomes; // parallel to PinTable::harness_shares; empty if skipped
     std::string skipped;              // why no figure (the fit refused, no other rows), or ""
 };
@@ -46,6 +50,11 @@ struct PinTableSummary {
     double worst_change_points = 0;  // the largest pinned - unpinned, percentage points
     std::string worst;               // "source / gpu" of that pin
     double mean_own_held_out = 0;    // percent
+    // How wide an 80% band must be (the conformal half-width of |ln(measured / predicted
+    // throughput)|, the shipped bands' rule) over every pin's rows pooled: the other GPUs'
+    // unpinned and pinned, and the pinned GPUs' own, each left out. What a fitted profile's
+    // band may claim, on the measured GPU and on the others.
+    double others_band_unpinned_log = 0, others_band_pinned_log = 0, own_band_log = 0;
 };
 
 struct PinTable {
@@ -65,5 +74,7 @@ PinTable leaveOneGpuIn(const FitSpec& spec, const FitProblem& problem,
 std::string pinTableMarkdown(const PinTable& table);
 // One summary line per share, as iterscope-fit prints them.
 std::string pinTableSummaryLine(const PinTableSummary& summary);
+// The bands of that share's pins, one line.
+std::string pinTableBandLine(const PinTableSummary& summary);
 
 } // namespace iterscope

@@ -150,6 +150,10 @@ std::string pinVarianceToJson(const PinVariance& pin) {
     j["rows"] = v.rows;
     j["sources"] = v.sources;
     j["cells"] = v.cells;
+    if (pin.other_gpus_band_scale != 1) {
+        j["other_gpus_band_scale"] = rounded(pin.other_gpus_band_scale);
+        j["other_gpus_band_basis"] = pin.other_gpus_band_basis;
+    }
     return j.dump(2) + "\n";
 }
 
@@ -178,6 +182,9 @@ PinVariance pinVarianceFromJson(const nlohmann::json& doc, const std::string& fi
     v.rows = f.integer("rows", 1, 1 << 24);
     v.sources = f.integer("sources", 1, 1 << 24);
     v.cells = f.integer("cells", 1, 1 << 24);
+    // Files written before the band was measured have none: the shipped band as it is.
+    pin.other_gpus_band_scale = f.number("other_gpus_band_scale", 0.25, 4, 1);
+    pin.other_gpus_band_basis = f.text("other_gpus_band_basis", "", 4096);
     f.finish();
     return pin;
 }

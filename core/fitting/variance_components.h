@@ -64,6 +64,11 @@ double harnessShareFor(const VarianceComponents& v, int rows, int gpus);
 struct PinVariance {
     VarianceComponents components;
     std::string basis; // which residuals, which estimator
+    // What a pin with the estimated share does to the width of the other GPUs' 80% band:
+    // the conformal half-width of their residuals pinned over unpinned, every pin of the
+    // leave-one-GPU-in table pooled (pin_table.h). 1 when not measured.
+    double other_gpus_band_scale = 1;
+    std::string other_gpus_band_basis;
 };
 
 std::string pinVarianceToJson(const PinVariance& pin);

@@ -239,6 +239,10 @@ struct SoftwareProfile {
         int rows = 0;
         std::vector<std::string> gpus;
         double harness_share = 1;
+        // The factor on the shipped band's width for a GPU the fit did not measure: how much
+        // narrower (or wider) a pin leaves the other GPUs' errors, measured on the public
+        // files' leave-one-GPU-in table (docs/calibrating.md). 1: the shipped band as is.
+        double other_gpus_band_scale = 1;
     };
     FittedTo fitted_to;
 

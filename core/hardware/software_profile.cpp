@@ -136,6 +136,7 @@ SoftwareProfile parseSoftware(const json& doc, const std::string& file,
             s.fitted_to.gpus.push_back(g.get<std::string>());
         }
         s.fitted_to.harness_share = t.number("harness_share", 0, 1, 1);
+        s.fitted_to.other_gpus_band_scale = t.number("other_gpus_band_scale", 0.25, 4, 1);
         t.finish();
     }
     // A GPU's own deviation from the shared parameters: a fit refuses one past 4x either way

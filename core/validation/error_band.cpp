@@ -252,6 +252,13 @@ BandChoice chooseBand(const ErrorBands& bands, const Scenario& s, bool explain) 
     if (!c && !b.own)
         return b;
     double w = c ? c->half_width_log : 0;
+    // A GPU a fit to someone's runs did not measure: the pin moved its prediction by the
+    // carried share, and the leave-one-GPU-in table measured what that does to the errors.
+    const double pin_scale =
+        s.software.fitted_to.rows > 0 && !b.own ? s.software.fitted_to.other_gpus_band_scale : 1.0;
+    w *= pin_scale;
+    if (explain && pin_scale != 1)
+        b.beyond += ", x" + fixedText(pin_scale, 2) + " for a GPU the fit did not measure";
     if (b.own) {
         // Fewer rows than a shipped class needs cannot narrow the shipped band.
         const SoftwareProfile::ErrorBand& own = s.software.error_band;

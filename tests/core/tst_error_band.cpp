@@ -157,6 +157,16 @@ class ErrorBandTest : public QObject {
         other.gpu.id = "a100-pcie";
         QVERIFY(qAbs(std::log(errorBandFor(b, other).high) - shipped) < 1e-12);
         QVERIFY(shipped > 0.03);
+        // A fit that says what a pin does to the other GPUs' errors (the leave-one-GPU-in
+        // table's factor) scales their band by it, and says so; the measured GPU keeps its own.
+        measured.software.fitted_to.rows = 8;
+        measured.software.fitted_to.other_gpus_band_scale = 0.9;
+        other.software = measured.software;
+        const ErrorBand scaled = errorBandFor(b, other);
+        QVERIFY(qAbs(std::log(scaled.high) - 0.9 * shipped) < 1e-12);
+        QVERIFY2(scaled.basis.find("x0.90 for a GPU the fit did not measure") != std::string::npos,
+                 scaled.basis.c_str());
+        QVERIFY(qAbs(std::log(errorBandFor(b, measured).high) - 0.03) < 1e-12);
     }
 
     void bandsRoundTripThroughTheirFile() {

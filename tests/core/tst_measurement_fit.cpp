@@ -5,6 +5,7 @@
 // profile loads back with its own error band.
 #include "fitting/measurement_fit.h"
 #include "fitting/trace_fit.h"
+#include "fitting/variance_components.h"
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "io/network_loader.h"
@@ -299,6 +300,10 @@ class MeasurementFit : public QObject {
         QCOMPARE(back.gpu_corrections, fit.fitted.gpu_corrections);
         QCOMPARE(back.amp_host_sync, base.amp_host_sync); // untouched fields survive
         QCOMPARE(back.error_band.rows, 3);
+        // What a pin does to the band of a GPU it did not measure: the shipped measurement.
+        const PinVariance* pin = shippedPinVariance();
+        QVERIFY(std::abs(back.fitted_to.other_gpus_band_scale -
+                         (pin ? pin->other_gpus_band_scale : 1.0)) < 1e-3);
         QCOMPARE(back.error_band.architectures, std::vector<std::string>{"Ampere"});
 
         // The profile's band speaks for Ampere; a Volta prediction keeps the shipped one.
@@ -320,8 +325,14 @@ class MeasurementFit : public QObject {
         s.system = loadSystemProfile("dgx1-v100");
         shipped.gpu = s.gpu;
         shipped.system = s.system;
-        QCOMPARE(errorBandFor(shippedErrorBands(), s).basis,
-                 errorBandFor(shippedErrorBands(), shipped).basis);
+        // A GPU the fit did not measure: the shipped band, scaled by what a pin does to the
+        // other GPUs' errors (never below the bands' floor).
+        const ErrorBand other = errorBandFor(shippedErrorBands(), s);
+        const ErrorBand volta = errorBandFor(shippedErrorBands(), shipped);
+        QVERIFY2(other.basis.rfind(volta.basis, 0) == 0, other.basis.c_str());
+        const double scale = back.fitted_to.other_gpus_band_scale;
+        QVERIFY(std::abs(std::log(other.high) - std::max(scale * std::log(volta.high),
+                                                         shippedErrorBands().floor_log)) < 1e-9);
     }
 
     void aTracesLayerTimesRecoverTheEfficiencyThatMadeThem() {

@@ -120,6 +120,19 @@ class PinTableTest : public QObject {
         QCOMPARE(table.summaries[0].pins, 2);
         QVERIFY(table.summaries[2].mean_relative_change < -0.5);
         QVERIFY(std::abs(table.summaries[1].mean_relative_change) < 0.01);
+        // The bands: share 0 leaves the other GPUs' as they were, share 1 narrows it to
+        // what is left once the harness's deviation is known; the pinned GPU's own rows,
+        // made by the profile the fit recovers, need almost none.
+        for (const PinTableSummary& s : table.summaries)
+            QVERIFY(s.others_band_unpinned_log > 0.03);
+        QVERIFY(std::abs(table.summaries[1].others_band_pinned_log -
+                         table.summaries[1].others_band_unpinned_log) < 0.005);
+        QVERIFY2(table.summaries[2].others_band_pinned_log <
+                     table.summaries[2].others_band_unpinned_log / 2,
+                 qPrintable(QString::number(table.summaries[2].others_band_pinned_log)));
+        QVERIFY(table.summaries[0].own_band_log < 0.05);
+        for (const PinTableRow& r : table.rows)
+            QCOMPARE(r.others_log_unpinned.size(), std::size_t(r.other_rows));
 
         // The same table on one job.
         options.jobs = 1;
@@ -135,6 +148,7 @@ class PinTableTest : public QObject {
         const std::string md = pinTableMarkdown(table);
         QVERIFY(md.find("| h | v100-sxm2-16gb | 4 |") != std::string::npos);
         QVERIFY(md.find("- harness share 0.5: 2 pins;") != std::string::npos);
+        QVERIFY(md.find("- harness share 1, 80% bands") != std::string::npos);
     }
 
     void aSourceWithoutAFoldIsRefused() {

@@ -173,6 +173,13 @@ class TestVarianceComponents : public QObject {
         QVERIFY(std::abs(back.components.harness_share - pin.components.harness_share) < 1e-6);
         QVERIFY(std::abs(std::sqrt(back.components.sigma_h2) - std::sqrt(pin.components.sigma_h2)) <
                 1e-6);
+        // Without a measured band factor the file has none, and reads back as 1.
+        QCOMPARE(back.other_gpus_band_scale, 1.0);
+        pin.other_gpus_band_scale = 0.875;
+        pin.other_gpus_band_basis = "the table";
+        const PinVariance banded = parsePinVariance(pinVarianceToJson(pin), "pin.json");
+        QVERIFY(std::abs(banded.other_gpus_band_scale - 0.875) < 1e-6);
+        QCOMPARE(banded.other_gpus_band_basis, std::string("the table"));
         QVERIFY_THROWS_EXCEPTION(InputError, parsePinVariance("{\"format\": \"x\"}", "bad.json"));
     }
 
