@@ -417,8 +417,12 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
         };
     const double per_row =
         options.prior_weight < 0 ? kDefaultPriorWeightPerRow : options.prior_weight;
+    // The table measured pins of four rows or more, with the estimated share and the
+    // default prior; fewer rows carry less and have not been measured.
+    constexpr std::size_t kMeasuredPinRows = 4;
     const PinVariance* shipped = shippedPinVariance();
-    const double band_scale = options.harness_share < 0 && options.prior_weight < 0 && shipped
+    const double band_scale = options.harness_share < 0 && options.prior_weight < 0 && shipped &&
+                                      own.size() >= kMeasuredPinRows
                                   ? shipped->other_gpus_band_scale
                                   : 1.0;
     const FitSpec spec = softwareFitSpec(

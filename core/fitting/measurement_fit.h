@@ -123,7 +123,8 @@ struct SoftwareFitReport {
     std::vector<GpuCorrectionFit> gpu_corrections;
     // The factor on the shipped band of a GPU the rows did not measure (the shipped
     // leave-one-GPU-in measurement, PinVariance::other_gpus_band_scale); 1 where the share
-    // was given rather than estimated, since the table measured the estimated one.
+    // or the prior was given, or fewer than four rows were fitted: the table measured pins
+    // of four rows or more with the estimated share and the default prior.
     double other_gpus_band_scale = 1;
 };
 
