@@ -117,9 +117,17 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
             text +=
                 ": other GPUs carry " + std::to_string(carried) + "% of the harness correction.";
         } else {
+            // Its band is the shipped one, scaled where the fit says what a pin does to the
+            // other GPUs' errors (error_band.h).
+            const double scale = fitted.other_gpus_band_scale;
             text += ": ";
-            text += "this GPU carries " + std::to_string(carried) +
-                    "% of the harness correction and keeps the shipped error band.";
+            text += "this GPU carries " + std::to_string(carried) + "% of the harness correction";
+            if (std::abs(scale - 1) < 5e-3)
+                text += " and keeps the shipped error band.";
+            else
+                text += " and the shipped error band at " +
+                        std::to_string(static_cast<int>(std::lround(scale * 100))) +
+                        "% of its width.";
         }
         out.push_back({Level::Note, "fitted-to-your-runs", text});
     }

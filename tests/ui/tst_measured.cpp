@@ -346,7 +346,8 @@ class TestMeasured : public QObject {
         doc["fitted_to"] = {{"base", "pytorch"},
                             {"rows", 8},
                             {"gpus", {"v100-sxm2-16gb"}},
-                            {"harness_share", 0.36}};
+                            {"harness_share", 0.36},
+                            {"other_gpus_band_scale", 0.88}};
         doc["error_band"] = {{"rows", 8}, {"half_width_log", 0.04}, {"architectures", {"Volta"}}};
         doc["gpu_corrections"] = {{"v100-sxm2-16gb", {{"fp32", 1.05}}}};
         const QString fitted = writeFile(m_dir, QStringLiteral("mine.json"), doc.dump());
@@ -387,6 +388,10 @@ class TestMeasured : public QObject {
         QVERIFY(w.waitForResult());
         const QString other = w.summaryPanel()->warnings().join(QLatin1Char('\n'));
         QVERIFY2(other.contains(QLatin1String("this GPU carries 36%")), qPrintable(other));
+        // ...and what the fit does to its band: the shipped one, narrowed as the public
+        // files' leave-one-GPU-in table measured.
+        QVERIFY2(other.contains(QLatin1String("and the shipped error band at 88% of its width")),
+                 qPrintable(other));
     }
 
     void theHarnessIsAChoice() {
