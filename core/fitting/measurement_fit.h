@@ -38,10 +38,11 @@ FitFieldBounds fitFieldBounds(const std::string& field);
 inline constexpr double kDefaultPriorWeight = 1.0;
 // The same pull for measured rows, per row: moving a parameter by half its base value costs
 // as much as this many percentage points of one row's error, so the weight on the mean error
-// is this over the rows. A prior's pull does not grow as the rows do: four rows that disagree
-// (two multi-GPU runs far below the card's own rate) move a shared efficiency less than
-// thirty that agree. Chosen by the leave-one-GPU-in table (docs/validation.md) among 12, 24,
-// 48 and 96: 24 and 48 gave the same figures, 12 and 96 worse ones.
+// is this over the rows. The prior's weight stays as the rows' evidence grows with their
+// number, so a few rows that disagree (two multi-GPU runs far below the card's own rate)
+// move a shared efficiency less than many that agree. Chosen on the leave-one-GPU-in table
+// (docs/validation.md) among 12, 24, 48 and 96: 24 and 48 within 0.2 points of each other on
+// every measure, 12 and 96 worse (docs/calibrating.md gives the figures).
 inline constexpr double kDefaultPriorWeightPerRow = 24.0;
 
 struct FittedField {
