@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/text_file.h"
 #include "util/utc_time.h"
+#include "validation/error_band.h"
 
 #include <nlohmann/json.hpp>
 
@@ -110,9 +111,8 @@ void printTable(const SoftwareFitReport& fit, const std::string& out) {
               << pct(fit.error_after) << ", " << fit.held_out_by << " " << pct(fit.error_held_out)
               << "\n";
     if (fit.band.rows > 0)
-        std::cout << "error band from " << fit.band.rows << " held-out residuals: -"
-                  << fixed((1 - std::exp(-fit.band.half_width_log)) * 100, 1) << "% / +"
-                  << fixed((std::exp(fit.band.half_width_log) - 1) * 100, 1) << "%\n";
+        std::cout << "error band from " << fit.band.rows
+                  << " held-out residuals: " << bandPercentText(fit.band.half_width_log) << "\n";
     std::cout << "wrote " << out << "\n";
 }
 

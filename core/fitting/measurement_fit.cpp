@@ -20,10 +20,6 @@
 namespace iterscope {
 
 namespace {
-constexpr double kBandCoverage = 0.8; // the shipped bands' (profiles/error-bands.json)
-} // namespace
-
-namespace {
 
 // Rows or items up to this many are each left out in turn; more are split into this many
 // folds, so that a large file costs 20 fits, not one per row.
@@ -417,12 +413,11 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
         };
     const double per_row =
         options.prior_weight < 0 ? kDefaultPriorWeightPerRow : options.prior_weight;
-    // The table measured pins of four rows or more, with the estimated share and the
+    // The table measured pins of kMinPinRows rows or more, with the estimated share and the
     // default prior; fewer rows carry less and have not been measured.
-    constexpr std::size_t kMeasuredPinRows = 4;
     const PinVariance* shipped = shippedPinVariance();
     const double band_scale = options.harness_share < 0 && options.prior_weight < 0 && shipped &&
-                                      own.size() >= kMeasuredPinRows
+                                      own.size() >= static_cast<std::size_t>(kMinPinRows)
                                   ? shipped->other_gpus_band_scale
                                   : 1.0;
     const FitSpec spec = softwareFitSpec(

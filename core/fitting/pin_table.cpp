@@ -87,9 +87,6 @@ double mape(const FitProblem& problem, const std::vector<std::size_t>& rows,
     return scoreRows(problem, rows, predicted, 1e9).mape;
 }
 
-// The shipped bands' coverage (profiles/error-bands.json).
-constexpr double kBandCoverage = 0.8;
-
 PinTableRow makePin(const FitSpec& spec, const FitProblem& problem, const Candidate& c,
                     const CrossValidationFold& fold, const ValidationResolver& resolver,
                     const std::vector<double>& shares) {
@@ -230,16 +227,12 @@ std::string pinTableSummaryLine(const PinTableSummary& s) {
 }
 
 std::string pinTableBandLine(const PinTableSummary& s) {
-    const auto percent = [](double half_width_log) {
-        return "-" + fixed((1 - std::exp(-half_width_log)) * 100, 1) + "% / +" +
-               fixed((std::exp(half_width_log) - 1) * 100, 1) + "%";
-    };
     std::ostringstream line;
     line << "harness share " << shareName(s.harness_share)
          << ", 80% bands (conformal, every pin's rows pooled): the other GPUs "
-         << percent(s.others_band_unpinned_log) << " unpinned, "
-         << percent(s.others_band_pinned_log) << " pinned; the pinned GPU, a row left out, "
-         << percent(s.own_band_log);
+         << bandPercentText(s.others_band_unpinned_log) << " unpinned, "
+         << bandPercentText(s.others_band_pinned_log) << " pinned; the pinned GPU, a row left out, "
+         << bandPercentText(s.own_band_log);
     return line.str();
 }
 

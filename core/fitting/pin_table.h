@@ -6,6 +6,7 @@
 #pragma once
 
 #include "fitting/published_fit.h"
+#include "fitting/variance_components.h"
 #include "validation/validation.h"
 
 #include <string>
@@ -18,7 +19,7 @@ struct PinTableOptions {
     // rows (chooseHarnessShare, what fit --measurements uses); empty: that, 0 and 1.
     std::vector<double> harness_shares;
     // A pin needs this many rows on its GPU, and its source at least two GPUs.
-    int min_rows = 4;
+    int min_rows = kMinPinRows;
     int jobs = 1; // pins fitted at once
 };
 

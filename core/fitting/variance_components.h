@@ -70,6 +70,9 @@ struct PinVariance {
     double other_gpus_band_scale = 1;
     std::string other_gpus_band_basis;
 };
+// The fewest rows on its GPU a pin of that table has (PinTableOptions::min_rows' default):
+// what other_gpus_band_scale speaks for.
+inline constexpr int kMinPinRows = 4;
 
 std::string pinVarianceToJson(const PinVariance& pin);
 // Throws InputError naming the file.

@@ -3,6 +3,7 @@
 #include "hardware/profile_json.h"
 #include "hardware/profile_loader.h"
 #include "util/error.h"
+#include "util/number_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -82,12 +83,6 @@ const ErrorClass* find(const std::vector<ErrorClass>& classes, const std::string
     return nullptr;
 }
 
-std::string fixedText(double v, int digits) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
 } // namespace
 
 const char* bandScaleName(BandScale s) {
@@ -121,6 +116,11 @@ double conformalHalfWidth(std::vector<double> values, double coverage) {
     const auto n = values.size();
     const auto k = static_cast<std::size_t>(std::ceil((static_cast<double>(n) + 1) * coverage));
     return values[std::clamp<std::size_t>(k, 1, n) - 1];
+}
+
+std::string bandPercentText(double half_width_log) {
+    return "-" + fixedDecimals((1 - std::exp(-half_width_log)) * 100, 1) + "% / +" +
+           fixedDecimals((std::exp(half_width_log) - 1) * 100, 1) + "%";
 }
 
 std::vector<ErrorClass> errorClasses(const std::vector<ErrorBandRow>& rows, double coverage) {
@@ -258,7 +258,7 @@ BandChoice chooseBand(const ErrorBands& bands, const Scenario& s, bool explain) 
         s.software.fitted_to.rows > 0 && !b.own ? s.software.fitted_to.other_gpus_band_scale : 1.0;
     w *= pin_scale;
     if (explain && pin_scale != 1)
-        b.beyond += ", x" + fixedText(pin_scale, 2) + " for a GPU the fit did not measure";
+        b.beyond += ", x" + fixedDecimals(pin_scale, 2) + " for a GPU the fit did not measure";
     if (b.own) {
         // Fewer rows than a shipped class needs cannot narrow the shipped band.
         const SoftwareProfile::ErrorBand& own = s.software.error_band;
@@ -274,7 +274,8 @@ BandChoice chooseBand(const ErrorBands& bands, const Scenario& s, bool explain) 
         const double doublings = std::log2(double(gpus) / bands.largest_measured_gpus);
         b.steps += doublings;
         if (explain)
-            b.beyond += ", " + fixedText(doublings, 1) + " doublings past the largest measured run";
+            b.beyond +=
+                ", " + fixedDecimals(doublings, 1) + " doublings past the largest measured run";
     }
     const auto& nets = bands.measured_networks;
     if (s.nodes > 1 && !nets.empty() &&

@@ -22,6 +22,10 @@ BandScale bandScaleOf(const Scenario& s);
 std::string bandPrecisionOf(Precision p);
 
 // The held-out errors of one class of rows, as |ln(measured / predicted)| of throughput.
+// The coverage every band is made for: the shipped bands', a fitted profile's own, and the
+// pin table's (profiles/error-bands.json).
+inline constexpr double kBandCoverage = 0.8;
+
 struct ErrorClass {
     std::string architecture; // "Ampere"; "*" for every architecture
     std::string precision;    // "fp32", "tf32", "half"; "*" for every precision
@@ -37,7 +41,7 @@ struct ErrorClass {
 
 struct ErrorBands {
     std::string basis; // how the residuals were made
-    double coverage = 0.8;
+    double coverage = kBandCoverage;
     std::vector<ErrorClass> classes;             // whole sources left out (seen architectures)
     std::vector<ErrorClass> unseen_architecture; // whole architectures left out
     // Never narrower than one run differs from the next: the published runs' spread.
@@ -59,9 +63,13 @@ struct ErrorBandRow {
 
 // Groups residuals into classes: (architecture, precision, scale), then every architecture
 // at (precision, scale), then every precision at one scale, then all rows.
-std::vector<ErrorClass> errorClasses(const std::vector<ErrorBandRow>& rows, double coverage = 0.8);
+std::vector<ErrorClass> errorClasses(const std::vector<ErrorBandRow>& rows,
+                                     double coverage = kBandCoverage);
 // The conformal quantile above, of |values|; 0 for no values.
 double conformalHalfWidth(std::vector<double> values, double coverage);
+// A band of half-width `half_width_log` in log space as its two sides in percent, one
+// decimal: "-13.9% / +16.1%".
+std::string bandPercentText(double half_width_log);
 
 std::string errorBandsToJson(const ErrorBands& bands);
 // Throws InputError naming the file.
