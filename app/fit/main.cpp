@@ -424,8 +424,13 @@ int main(int argc, char** argv) {
         if (o.pin_table || (o.write_pin_variance && pin_variance)) {
             PinTableOptions pin_options;
             pin_options.jobs = jobs;
-            // The pin variance's band is the one fit --measurements makes: the estimated share.
+            // The pin variance's band is the one fit --measurements makes: the estimated share,
+            // measured too when the table compares only given shares.
             pin_options.harness_shares = o.pin_table ? o.pin_shares : std::vector<double>{-1};
+            if (o.write_pin_variance && pin_variance && !pin_options.harness_shares.empty() &&
+                std::find(pin_options.harness_shares.begin(), pin_options.harness_shares.end(),
+                          -1.0) == pin_options.harness_shares.end())
+                pin_options.harness_shares.push_back(-1);
             const PinTable table =
                 leaveOneGpuIn(spec, problem, sourceFolds(), defaultResolver(), pin_options);
             char given[32];

@@ -413,16 +413,22 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
         };
     const double per_row =
         options.prior_weight < 0 ? kDefaultPriorWeightPerRow : options.prior_weight;
-    // The table measured pins of kMinPinRows rows or more, with the estimated share and the
-    // default prior; fewer rows carry less and have not been measured.
+    const std::vector<std::string>& fields =
+        options.fields.empty() ? defaultMeasurementFitFields() : options.fields;
+    // The table measured pins of kMinPinRows rows or more, fitted as by default: the default
+    // fields, the estimated share, the default prior and each GPU's own part. Any other pin
+    // moves other GPUs differently and has not been measured, so it keeps the shipped band.
+    std::vector<std::string> sorted_fields = fields;
+    std::vector<std::string> default_fields = defaultMeasurementFitFields();
+    std::sort(sorted_fields.begin(), sorted_fields.end());
+    std::sort(default_fields.begin(), default_fields.end());
+    const bool as_measured = options.harness_share < 0 && options.prior_weight < 0 &&
+                             options.gpu_part && sorted_fields == default_fields &&
+                             own.size() >= static_cast<std::size_t>(kMinPinRows);
     const PinVariance* shipped = shippedPinVariance();
-    const double band_scale = options.harness_share < 0 && options.prior_weight < 0 && shipped &&
-                                      own.size() >= static_cast<std::size_t>(kMinPinRows)
-                                  ? shipped->other_gpus_band_scale
-                                  : 1.0;
-    const FitSpec spec = softwareFitSpec(
-        base, key, options.fields.empty() ? defaultMeasurementFitFields() : options.fields,
-        per_row / static_cast<double>(own.size()));
+    const double band_scale = as_measured && shipped ? shipped->other_gpus_band_scale : 1.0;
+    const FitSpec spec =
+        softwareFitSpec(base, key, fields, per_row / static_cast<double>(own.size()));
     SoftwareFitReport report = runSoftwareFit(base, spec, hooks, file);
     report.other_gpus_band_scale = band_scale;
     return report;

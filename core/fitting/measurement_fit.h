@@ -123,9 +123,9 @@ struct SoftwareFitReport {
     std::vector<std::string> gpus;   // the GPU profile ids the items measured
     std::vector<GpuCorrectionFit> gpu_corrections;
     // The factor on the shipped band of a GPU the rows did not measure (the shipped
-    // leave-one-GPU-in measurement, PinVariance::other_gpus_band_scale); 1 where the share
-    // or the prior was given, or fewer than four rows were fitted: the table measured pins
-    // of four rows or more with the estimated share and the default prior.
+    // leave-one-GPU-in measurement, PinVariance::other_gpus_band_scale); 1 where the share,
+    // the prior or other fields were given, the GPU part was off, or fewer than four rows
+    // were fitted: the table measured pins of four rows or more fitted as by default.
     double other_gpus_band_scale = 1;
 };
 

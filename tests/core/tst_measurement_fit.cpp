@@ -308,6 +308,22 @@ class MeasurementFit : public QObject {
             fitToMeasurements(measuredBy(v100Rows(), truth), defaultResolver(), base, {}, "v.csv");
         QVERIFY(std::abs(four.other_gpus_band_scale - (pin ? pin->other_gpus_band_scale : 1.0)) <
                 1e-9);
+        // Only a pin fitted as the table's were takes the measurement: other fields, or no
+        // GPU part, move the other GPUs differently. The default fields in another order do not.
+        SoftwareFitOptions other_fields;
+        other_fields.fields = {"tensor_core_efficiency", "per_layer_overhead_us"};
+        SoftwareFitOptions no_gpu_part;
+        no_gpu_part.gpu_part = false;
+        SoftwareFitOptions reordered;
+        reordered.fields = defaultMeasurementFitFields();
+        std::reverse(reordered.fields.begin(), reordered.fields.end());
+        const std::vector<std::pair<SoftwareFitOptions, double>> cases{
+            {other_fields, 1.0}, {no_gpu_part, 1.0}, {reordered, four.other_gpus_band_scale}};
+        for (const auto& [options, expected] : cases) {
+            const SoftwareFitReport f = fitToMeasurements(
+                measuredBy(v100Rows(), truth), defaultResolver(), base, options, "v.csv");
+            QVERIFY(std::abs(f.other_gpus_band_scale - expected) < 1e-9);
+        }
         QCOMPARE(back.error_band.architectures, std::vector<std::string>{"Ampere"});
 
         // The profile's band speaks for Ampere; a Volta prediction keeps the shipped one.
