@@ -1,6 +1,7 @@
 // The window on a laptop screen (issue 14, items 2 and 4): it fits 1280×720, the table
 // keeps the columns that matter in view, small charts shed labels, and nothing in the
 // scenario column moves while a slider is dragged.
+#include "charts/chart_legend.h"
 #include "charts/charts.h"
 #include "layers/layer_table_model.h"
 #include "scenario/scenario_panel.h"
@@ -173,10 +174,21 @@ class TestSmallScreens : public QObject {
             return std::make_pair(shown, percent_ticks);
         };
         QCOMPARE(verticalTitles(), std::make_pair(0, 1));
+        // Nor for the x axis' title, and both charts run from 1 to 1024: the key under them
+        // says which is which, whole (no "…").
+        const auto key = [&] {
+            const auto* legend =
+                w.scalingCharts()->findChild<ChartLegend*>(QStringLiteral("chartLegend"));
+            return legend ? legend->shownLines().last() : QString();
+        };
+        QVERIFY2(key().startsWith(QStringLiteral("Upper: by GPU count · lower: by batch per GPU")),
+                 qPrintable(key()));
+        QVERIFY2(key().endsWith(QStringLiteral("out of memory")), qPrintable(key()));
         w.resize(1920, 1080);
         QApplication::processEvents();
         QVERIFY(!w.scalingCharts()->isCompact());
         QCOMPARE(verticalTitles(), std::make_pair(2, 0));
+        QVERIFY2(key().startsWith(QStringLiteral("Solid:")), qPrintable(key()));
     }
 
     void theScenarioColumnStaysPutWhileSlidersAreDragged_data() {

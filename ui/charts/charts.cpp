@@ -263,12 +263,17 @@ void ScalingChartsView::showEvent(QShowEvent* event) {
 void ScalingChartsView::resizeEvent(QResizeEvent* event) {
     // Side by side when wide, stacked when narrow: a chart under ~450 px elides its labels.
     const bool stacked = width() < 900;
+    const bool restacked = stacked != m_stacked;
+    m_stacked = stacked;
     if (auto* charts = findChild<QBoxLayout*>(QStringLiteral("chartsLayout")))
         charts->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
     const int legend_height = m_legend->sizeHint().height();
     const int chart_width = stacked ? width() : width() / 2;
     const int chart_height = (height() - legend_height) / (stacked ? 2 : 1);
+    const bool was_tiny = m_tiny;
     setCompact(chart_width < 440 || chart_height < 220, chart_width < 560, chart_height < 170);
+    if (m_tiny != was_tiny || (m_tiny && restacked))
+        updateLegend(); // the key names the charts while their axes cannot
     QWidget::resizeEvent(event);
 }
 
@@ -291,6 +296,7 @@ void ScalingChartsView::setTitlesForced(bool forced) {
         return;
     m_titles_forced = forced;
     applyTitles();
+    updateLegend();
 }
 
 void ScalingChartsView::applyTitles() {
@@ -496,8 +502,17 @@ void ScalingChartsView::updateLegend() {
     for (std::size_t i = 0; i < entries.size(); ++i)
         shown.push_back({slotColor(static_cast<std::size_t>(entries[i].slot), dark),
                          entries[i].title, texts.own[static_cast<qsizetype>(i)]});
-    QString key = tr("Solid: images/s (left) · dashed: efficiency (right) · shaded: 80% error "
-                     "band · ■ this scenario · ★ does not fit in memory");
+    // A tiny chart shows no x axis title, and both charts' ticks run from 1 to 1024: the key
+    // says which is which (a caption above each would take a third of their height), in the
+    // room of the axes' sides, which its ticks show ("100k", "80%").
+    QString key =
+        m_tiny && !m_titles_forced
+            ? (m_stacked ? tr("Upper: by GPU count · lower: by batch per GPU")
+                         : tr("Left: by GPU count · right: by batch per GPU")) +
+                  tr(" · solid: images/s · dashed: efficiency · shaded: 80% error band · ■ this "
+                     "scenario · ★ out of memory")
+            : tr("Solid: images/s (left) · dashed: efficiency (right) · shaded: 80% error "
+                 "band · ■ this scenario · ★ does not fit in memory");
     if (measuredPointCount() > 0)
         key += tr(" · ▲ measured");
     m_legend->setContent(texts.shared, shown, key);

@@ -134,6 +134,7 @@ class ScalingChartsView : public QWidget {
     ChartLegend* m_legend = nullptr;
     bool m_sparse_x = false;
     bool m_tiny = false;
+    bool m_stacked = false;              // the GPU chart above the batch chart, not beside it
     std::array<double, 2> m_units{1, 1}; // throughput axis unit (1 or 1000), GPU and batch chart
     bool m_stale = false;
     QList<PinnedCurves> m_pins;
