@@ -32,13 +32,14 @@ CommandRegistration reg{
         cmd->callback([options] {
             const Scenario scenario = buildScenario(options->flags);
             const Prediction prediction = predict(scenario);
-            const std::vector<std::string> warnings = predictionWarnings(scenario, prediction);
-            for (const std::string& w : warnings)
-                std::cerr << "iterscope-cli: warning: " << w << "\n";
-            // Compared before anything is printed: a bad file leaves no partial output.
+            // Compared before anything is printed, warnings too: a bad file leaves its one
+            // error line and no partial output.
             std::optional<MeasurementComparison> measured;
             if (!options->measured.empty())
                 measured = compareScenarioWithMeasurementFile(scenario, options->measured);
+            const std::vector<std::string> warnings = predictionWarnings(scenario, prediction);
+            for (const std::string& w : warnings)
+                std::cerr << "iterscope-cli: warning: " << w << "\n";
             if (options->format == "json") {
                 auto j = predictionJson(scenario, prediction, warnings);
                 if (measured)

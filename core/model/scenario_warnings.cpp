@@ -61,6 +61,27 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
                            " has no BF16 tensor cores (they came with Ampere): bf16 computes at "
                            "its FP32 rate; only memory traffic shrinks."});
 
+    // The frameworks that know Ampere run an FP32 model's convolutions on TF32 tensor cores
+    // unless told not to (PyTorch since 1.7: torch.backends.cudnn.allow_tf32 defaults to
+    // True, matmul's allow_tf32 to False since 1.12; TensorFlow since 2.4 and NVIDIA's
+    // containers for convolutions and matrix multiplies alike), so "FP32" as a person means
+    // it (no AMP) is not what the model's fp32 computes (the FP32 lanes).
+    const bool tf32_capable = gpu.tf32_tflops > 0 || gpu.measured_tf32_tflops > 0;
+    const std::string& family = s.software.family;
+    const std::string framework = family == "pytorch"      ? "PyTorch"
+                                  : family == "tensorflow" ? "TensorFlow"
+                                  : family == "mxnet"      ? "MXNet"
+                                                           : "";
+    if (s.precision == Precision::FP32 && tf32_capable && !framework.empty() &&
+        s.software.newest_compute_capability >= 8.0)
+        out.push_back(
+            {Level::Caution, "fp32-runs-tf32-by-default",
+             framework + " runs FP32 convolutions on the " + nameOf(gpu) +
+                 "'s TF32 tensor cores unless the script turns them off" +
+                 (family == "pytorch" ? " (torch.backends.cudnn.allow_tf32, on by default)"
+                                      : " (NVIDIA_TF32_OVERRIDE=0)") +
+                 ": FP32 predicts a run with them off, TF32 what a default script does."});
+
     if (!gpu.like_architecture.empty())
         out.push_back({Level::Caution, "architecture-by-likeness",
                        "The " + nameOf(gpu) + "'s architecture, " + gpu.architecture +

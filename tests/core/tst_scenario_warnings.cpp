@@ -53,10 +53,10 @@ class ScenarioWarnings : public QObject {
         QTest::newRow("H100 SXM5 in a PCIe workstation")
             << "h100-sxm"
             << "workstation-pcie3"
-            << "fp32" << QStringList{"sxm-in-pcie-system"};
+            << "tf32" << QStringList{"sxm-in-pcie-system"};
         QTest::newRow("H100 PCIe in a PCIe workstation") << "h100-pcie"
                                                          << "workstation-pcie4"
-                                                         << "fp32" << QStringList{};
+                                                         << "tf32" << QStringList{};
         QTest::newRow("a PCIe card in a DGX")
             << "t4"
             << "dgx1-v100"
@@ -64,10 +64,18 @@ class ScenarioWarnings : public QObject {
         QTest::newRow("a bridged PCIe card in a DGX")
             << "a100-pcie"
             << "dgx-a100"
-            << "fp32" << QStringList{"pcie-card-in-nvlink-system"};
+            << "tf32" << QStringList{"pcie-card-in-nvlink-system"};
         QTest::newRow("an A100 SXM4 in a DGX-1") << "a100-sxm4-80gb"
                                                  << "dgx1-v100"
-                                                 << "fp32" << QStringList{"gpu-not-in-system"};
+                                                 << "tf32" << QStringList{"gpu-not-in-system"};
+        // Ampere and newer: the frameworks run FP32 convolutions on TF32 tensor cores unless
+        // the script turns them off; a V100 has none to run them on.
+        QTest::newRow("FP32 on an A100") << "a100-sxm4-80gb"
+                                         << "dgx-a100"
+                                         << "fp32" << QStringList{"fp32-runs-tf32-by-default"};
+        QTest::newRow("FP32 on an RTX 4090") << "rtx4090"
+                                             << "workstation-pcie4"
+                                             << "fp32" << QStringList{"fp32-runs-tf32-by-default"};
         QTest::newRow("the DGX-1 as shipped") << "v100-sxm2-16gb"
                                               << "dgx1-v100"
                                               << "fp32" << QStringList{};
@@ -88,6 +96,18 @@ class ScenarioWarnings : public QObject {
                 QVERIFY(w.text.back() == '.');
             }
         QCOMPARE(cautions, expected);
+    }
+
+    void fp32OnTf32TensorCoresDependsOnTheRelease() {
+        // TensorFlow 1.1 (cuDNN 5.1) predates TF32: its FP32 is FP32 on any GPU.
+        Scenario s = make("a100-sxm4-80gb", "dgx-a100", Precision::FP32);
+        s.software = loadSoftwareProfile("tensorflow-1.1");
+        QVERIFY(!ids(s).contains("fp32-runs-tf32-by-default"));
+        s.software = loadSoftwareProfile("tensorflow-ngc20.06");
+        QVERIFY(ids(s).contains("fp32-runs-tf32-by-default"));
+        // A script that says so in the scenario: TF32 itself is no caution on an A100.
+        s.precision = Precision::TF32;
+        QVERIFY(!ids(s).contains("fp32-runs-tf32-by-default"));
     }
 
     void theOverlappedInputCopyIsCalledAPrefetch() {

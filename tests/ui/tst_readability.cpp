@@ -199,7 +199,11 @@ class TestReadability : public QObject {
         w.setScenario(s);
         QVERIFY(w.waitForResult());
         const QString said = w.summaryPanel()->warnings().join(' ');
-        QVERIFY2(said.contains(QStringLiteral("SXM")) && !said.contains(QStringLiteral("TF32")),
+        QVERIFY2(said.contains(QStringLiteral("SXM")) &&
+                     !said.contains(QStringLiteral("no TF32 tensor cores")),
+                 qPrintable(said));
+        // FP32 on a GPU with TF32 tensor cores: what a default PyTorch script runs instead.
+        QVERIFY2(said.contains(QStringLiteral("torch.backends.cudnn.allow_tf32")),
                  qPrintable(said));
         // The answer is given all the same.
         QVERIFY(w.currentResult()->prediction.iteration_ms > 0);
