@@ -39,6 +39,10 @@ struct GpuProfile {
     int pcie_lanes = 16;
     int nvlink_links = 0;
     double nvlink_gbps_per_link = 0; // per direction
+    // Whether NVIDIA's driver lets two of these GPUs address each other over PCIe (peer to
+    // peer). The GeForce RTX 4090 and 5090 may not: NCCL then stages every transfer between
+    // them through host memory, so the switches' uplinks to the CPU carry all of it.
+    bool pcie_p2p = true;
     double tdp_watts = 0;
     // The GPU's link to its host CPU: "pcie", or "nvlink-c2c" where CPU and GPU share a
     // superchip (GH200, GB200) and input copies and CPU-side updates cross NVLink-C2C at

@@ -133,6 +133,7 @@ GpuProfile parseGpu(const json& doc, const std::string& file, const std::string&
     if ((g.nvlink_links > 0) != (g.nvlink_gbps_per_link > 0))
         f.fail("nvlink_gbps_per_link", g.nvlink_links > 0 ? "must be positive when nvlink_links is"
                                                           : "must be 0 when nvlink_links is 0");
+    g.pcie_p2p = f.boolean("pcie_p2p", true);
     g.tdp_watts = f.number("tdp_watts", 0, 10000);
     g.cpu_link = f.text("cpu_link", "pcie", 64);
     g.cpu_link_gbps = f.number("cpu_link_gbps", 0, 100000, 0);

@@ -46,6 +46,8 @@ nlohmann::ordered_json gpuProfileJson(const GpuProfile& g) {
     j["pcie_lanes"] = g.pcie_lanes;
     j["nvlink_links"] = g.nvlink_links;
     j["nvlink_gbps_per_link"] = g.nvlink_gbps_per_link;
+    if (!g.pcie_p2p)
+        j["pcie_p2p"] = false;
     j["tdp_watts"] = g.tdp_watts;
     if (g.cpu_link != "pcie") {
         j["cpu_link"] = g.cpu_link;

@@ -70,6 +70,19 @@ double cpuMemoryGbps(const SystemProfile& s) {
     return s.cpu_memory_bandwidth_gbps > 0 ? s.cpu_memory_bandwidth_gbps : hostAggregateGbps(s);
 }
 
+// A GPU-to-GPU copy between GPUs without PCIe peer-to-peer (GpuProfile::pcie_p2p): NCCL's
+// shared-memory transport writes it to host memory and the receiver reads it back, so it
+// climbs the sender's switch uplink, is written and read once in host memory, and comes down
+// the receiver's uplink. `sharing` copies at once share an uplink in each direction.
+double stagedHopGbps(const SystemProfile& s, int sharing, int concurrent) {
+    const int per_switch = std::max(s.gpus_per_pcie_switch, 1);
+    const int switches = (std::max(s.gpus_per_node, 1) + per_switch - 1) / per_switch;
+    double gbps = std::min(linkPcieGbps(s), hostAggregateGbps(s) / switches / std::max(sharing, 1));
+    if (s.cpu_memory_bandwidth_gbps > 0)
+        gbps = std::min(gbps, s.cpu_memory_bandwidth_gbps / (2.0 * std::max(concurrent, 1)));
+    return gbps;
+}
+
 // Does the NVLink graph over GPUs 0..n-1 hold a cycle through all of them?
 bool hamiltonian(const int (&adj)[kMaxSearchGpus][kMaxSearchGpus], int n) {
     if (n <= 1)
@@ -113,11 +126,16 @@ bool hamiltonian(const int (&adj)[kMaxSearchGpus][kMaxSearchGpus], int n) {
 }
 
 double deviceOrderRingGbps(const SystemProfile& s, const GpuProfile& gpu, int gpus) {
+    // Without peer-to-peer every hop of the ring is staged through host memory at once: a
+    // switch's uplink carries the hops of all its GPUs in the ring.
+    const double staged =
+        gpu.pcie_p2p ? kUnlimited
+                     : stagedHopGbps(s, std::min(gpus, std::max(s.gpus_per_pcie_switch, 1)), gpus);
     double slowest = kUnlimited;
     for (int i = 0; i < gpus; ++i) {
         const int j = (i + 1) % gpus;
         const double nvlink = nvlinkGbps(s, gpu, i, j);
-        slowest = std::min(slowest, nvlink > 0 ? nvlink : pcieHopGbps(s, i, j));
+        slowest = std::min(slowest, nvlink > 0 ? nvlink : std::min(pcieHopGbps(s, i, j), staged));
     }
     return slowest;
 }
@@ -372,6 +390,13 @@ double allToAllPhaseMs(const SystemProfile& s, const GpuProfile& gpu, int gpus, 
             worst_ms = std::max(worst_ms,
                                 double(socket0) * socket1 * share * msPerByte(s.inter_socket_gbps));
         worst_ms = std::max(worst_ms, crossing_total / 2 * msPerByte(hostAggregateGbps(s)));
+        if (!gpu.pcie_p2p) {
+            // Staged through host memory: every copy, not only those between switches,
+            // climbs its sender's uplink and comes down its receiver's.
+            const int sharing = std::min(per_switch, gpus);
+            worst_ms =
+                std::max(worst_ms, (gpus - 1) * share * msPerByte(stagedHopGbps(s, sharing, gpus)));
+        }
     }
     return worst_ms / efficiency;
 }
@@ -660,7 +685,8 @@ double peerGbps(const SystemProfile& s, const GpuProfile& gpu, int a, int b) {
         return s.nvswitch_gbps_per_gpu;
     if (const double nvlink = nvlinkGbps(s, gpu, a, b); nvlink > 0)
         return nvlink;
-    return pcieHopGbps(s, a, b);
+    return gpu.pcie_p2p ? pcieHopGbps(s, a, b)
+                        : std::min(pcieHopGbps(s, a, b), stagedHopGbps(s, 1, 1));
 }
 
 } // namespace iterscope

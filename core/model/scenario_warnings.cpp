@@ -113,6 +113,12 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
                            " but the " + nameOf(s.system) +
                            " joins its GPUs by NVLink: its GPUs are predicted to talk over the "
                            "system's PCIe links instead."});
+    if (!gpu.pcie_p2p && s.system.gpus_per_node > 1)
+        out.push_back({Level::Note, "no-pcie-p2p",
+                       "The " + nameOf(gpu) +
+                           " has no PCIe peer-to-peer under NVIDIA's driver: NCCL stages every "
+                           "copy between its GPUs through host memory, over the PCIe "
+                           "switches' links to the CPU."});
     if (pcie_host && !s.system.nvlink_pairs.empty() && gpu.nvlink_links <= 0)
         out.push_back({Level::Note, "bridge-without-nvlink",
                        "The " + nameOf(s.system) + " bridges pairs of GPUs by NVLink, but the " +
