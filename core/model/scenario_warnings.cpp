@@ -117,8 +117,8 @@ std::vector<ScenarioWarning> scenarioWarnings(const Scenario& s) {
         out.push_back({Level::Note, "no-pcie-p2p",
                        "The " + nameOf(gpu) +
                            " has no PCIe peer-to-peer under NVIDIA's driver: NCCL stages every "
-                           "copy between its GPUs through host memory, over the PCIe "
-                           "switches' links to the CPU."});
+                           "copy between its GPUs through host memory, which costs bandwidth "
+                           "where PCIe switches share one link to the CPU among their GPUs."});
     if (pcie_host && !s.system.nvlink_pairs.empty() && gpu.nvlink_links <= 0)
         out.push_back({Level::Note, "bridge-without-nvlink",
                        "The " + nameOf(s.system) + " bridges pairs of GPUs by NVLink, but the " +
