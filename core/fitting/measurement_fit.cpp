@@ -418,12 +418,11 @@ SoftwareFitReport fitToMeasurements(const std::vector<ValidationRow>& rows,
     // The table measured pins of kMinPinRows rows or more, fitted as by default: the default
     // fields, the estimated share, the default prior and each GPU's own part. Any other pin
     // moves other GPUs differently and has not been measured, so it keeps the shipped band.
-    std::vector<std::string> sorted_fields = fields;
-    std::vector<std::string> default_fields = defaultMeasurementFitFields();
-    std::sort(sorted_fields.begin(), sorted_fields.end());
-    std::sort(default_fields.begin(), default_fields.end());
+    const std::vector<std::string>& default_fields = defaultMeasurementFitFields();
     const bool as_measured = options.harness_share < 0 && options.prior_weight < 0 &&
-                             options.gpu_part && sorted_fields == default_fields &&
+                             options.gpu_part &&
+                             std::is_permutation(fields.begin(), fields.end(),
+                                                 default_fields.begin(), default_fields.end()) &&
                              own.size() >= static_cast<std::size_t>(kMinPinRows);
     const PinVariance* shipped = shippedPinVariance();
     const double band_scale = as_measured && shipped ? shipped->other_gpus_band_scale : 1.0;

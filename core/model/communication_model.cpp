@@ -56,12 +56,15 @@ double nvlinkGbps(const SystemProfile& s, const GpuProfile& gpu, int a, int b) {
     return links > 0 && gpu.nvlink_gbps_per_link > 0 ? links * gpu.nvlink_gbps_per_link : 0.0;
 }
 
+int pcieSwitches(const SystemProfile& s) {
+    const int per_switch = std::max(s.gpus_per_pcie_switch, 1);
+    return (std::max(s.gpus_per_node, 1) + per_switch - 1) / per_switch;
+}
+
 double hostAggregateGbps(const SystemProfile& s) {
     if (s.host_pcie_gbps > 0)
         return s.host_pcie_gbps;
-    const int per_switch = std::max(s.gpus_per_pcie_switch, 1);
-    const int switches = (std::max(s.gpus_per_node, 1) + per_switch - 1) / per_switch;
-    return linkPcieGbps(s) * switches;
+    return linkPcieGbps(s) * pcieSwitches(s);
 }
 
 double cpuMemoryGbps(const SystemProfile& s) {
@@ -73,13 +76,14 @@ double cpuMemoryGbps(const SystemProfile& s) {
 // A GPU-to-GPU copy between GPUs without PCIe peer-to-peer (GpuProfile::pcie_p2p): NCCL's
 // shared-memory transport writes it to host memory and the receiver reads it back, so it
 // climbs the sender's switch uplink, is written and read once in host memory, and comes down
-// the receiver's uplink. `sharing` copies at once share an uplink in each direction.
-double stagedHopGbps(const SystemProfile& s, int sharing, int concurrent) {
-    const int per_switch = std::max(s.gpus_per_pcie_switch, 1);
-    const int switches = (std::max(s.gpus_per_node, 1) + per_switch - 1) / per_switch;
-    double gbps = std::min(linkPcieGbps(s), hostAggregateGbps(s) / switches / std::max(sharing, 1));
+// the receiver's uplink. `gpus` GPUs copy at once, in device order, so the first switch's
+// uplink carries as many of them as it holds in each direction.
+double stagedHopGbps(const SystemProfile& s, int gpus) {
+    gpus = std::max(gpus, 1);
+    const int sharing = std::min(gpus, std::max(s.gpus_per_pcie_switch, 1));
+    double gbps = std::min(linkPcieGbps(s), hostAggregateGbps(s) / pcieSwitches(s) / sharing);
     if (s.cpu_memory_bandwidth_gbps > 0)
-        gbps = std::min(gbps, s.cpu_memory_bandwidth_gbps / (2.0 * std::max(concurrent, 1)));
+        gbps = std::min(gbps, s.cpu_memory_bandwidth_gbps / (2.0 * gpus));
     return gbps;
 }
 
@@ -128,9 +132,7 @@ bool hamiltonian(const int (&adj)[kMaxSearchGpus][kMaxSearchGpus], int n) {
 double deviceOrderRingGbps(const SystemProfile& s, const GpuProfile& gpu, int gpus) {
     // Without peer-to-peer every hop of the ring is staged through host memory at once: a
     // switch's uplink carries the hops of all its GPUs in the ring.
-    const double staged =
-        gpu.pcie_p2p ? kUnlimited
-                     : stagedHopGbps(s, std::min(gpus, std::max(s.gpus_per_pcie_switch, 1)), gpus);
+    const double staged = gpu.pcie_p2p ? kUnlimited : stagedHopGbps(s, gpus);
     double slowest = kUnlimited;
     for (int i = 0; i < gpus; ++i) {
         const int j = (i + 1) % gpus;
@@ -393,9 +395,7 @@ double allToAllPhaseMs(const SystemProfile& s, const GpuProfile& gpu, int gpus, 
         if (!gpu.pcie_p2p) {
             // Staged through host memory: every copy, not only those between switches,
             // climbs its sender's uplink and comes down its receiver's.
-            const int sharing = std::min(per_switch, gpus);
-            worst_ms =
-                std::max(worst_ms, (gpus - 1) * share * msPerByte(stagedHopGbps(s, sharing, gpus)));
+            worst_ms = std::max(worst_ms, (gpus - 1) * share * msPerByte(stagedHopGbps(s, gpus)));
         }
     }
     return worst_ms / efficiency;
@@ -686,7 +686,7 @@ double peerGbps(const SystemProfile& s, const GpuProfile& gpu, int a, int b) {
     if (const double nvlink = nvlinkGbps(s, gpu, a, b); nvlink > 0)
         return nvlink;
     return gpu.pcie_p2p ? pcieHopGbps(s, a, b)
-                        : std::min(pcieHopGbps(s, a, b), stagedHopGbps(s, 1, 1));
+                        : std::min(pcieHopGbps(s, a, b), stagedHopGbps(s, 1));
 }
 
 } // namespace iterscope

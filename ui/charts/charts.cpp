@@ -261,10 +261,8 @@ void ScalingChartsView::showEvent(QShowEvent* event) {
 }
 
 void ScalingChartsView::resizeEvent(QResizeEvent* event) {
-    // Side by side when wide, stacked when narrow: a chart under ~450 px elides its labels.
-    const bool stacked = width() < 900;
-    const bool restacked = stacked != m_stacked;
-    m_stacked = stacked;
+    const bool stacked = isStacked();
+    const bool restacked = stacked != (event->oldSize().width() < kStackedBelow);
     if (auto* charts = findChild<QBoxLayout*>(QStringLiteral("chartsLayout")))
         charts->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
     const int legend_height = m_legend->sizeHint().height();
@@ -507,8 +505,8 @@ void ScalingChartsView::updateLegend() {
     // room of the axes' sides, which its ticks show ("100k", "80%").
     QString key =
         m_tiny && !m_titles_forced
-            ? (m_stacked ? tr("Upper: by GPU count · lower: by batch per GPU")
-                         : tr("Left: by GPU count · right: by batch per GPU")) +
+            ? (isStacked() ? tr("Upper: by GPU count · lower: by batch per GPU")
+                           : tr("Left: by GPU count · right: by batch per GPU")) +
                   tr(" · solid: images/s · dashed: efficiency · shaded: 80% error band · ■ this "
                      "scenario · ★ out of memory")
             : tr("Solid: images/s (left) · dashed: efficiency (right) · shaded: 80% error "

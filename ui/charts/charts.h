@@ -124,6 +124,9 @@ class ScalingChartsView : public QWidget {
     void placeMarker(Chart& chart);
     void applyTheme();
     void setCompact(bool compact, bool sparse_x, bool tiny);
+    // Side by side when wide, stacked when narrow: a chart under ~450 px elides its labels.
+    static constexpr int kStackedBelow = 900;
+    bool isStacked() const { return width() < kStackedBelow; }
     void applyTitles();
     void updateLegend();
     void updateValues();
@@ -134,7 +137,6 @@ class ScalingChartsView : public QWidget {
     ChartLegend* m_legend = nullptr;
     bool m_sparse_x = false;
     bool m_tiny = false;
-    bool m_stacked = false;              // the GPU chart above the batch chart, not beside it
     std::array<double, 2> m_units{1, 1}; // throughput axis unit (1 or 1000), GPU and batch chart
     bool m_stale = false;
     QList<PinnedCurves> m_pins;
